@@ -1,0 +1,31 @@
+"""Errors a host sees. Each carries one clear line saying what is wrong and how to fix it.
+
+Player mistakes are not errors: they become :class:`~sheetbridge.core.types.Problem`
+values and the rules' default applies. These exceptions are for the host's side:
+a missing workbook, a renamed tab, a bad option, garnets a player does not have.
+"""
+from __future__ import annotations
+
+
+class SheetbridgeError(Exception):
+    """Base class: the CLI prints ``str(error)`` as one line, never a traceback."""
+
+
+class UsageError(SheetbridgeError):
+    """The command was asked for something that cannot be done (unknown game, bad player list)."""
+
+
+class WorkbookError(SheetbridgeError):
+    """A file or tab is missing or unreadable. Names the file and the tab."""
+
+
+class ConfigError(SheetbridgeError):
+    """A host option or content table is invalid. Names the tab, the cell and what is allowed."""
+
+
+class LedgerError(SheetbridgeError):
+    """A garnet change that would overdraw a balance, or a ledger row that does not add up."""
+
+
+class BackendError(SheetbridgeError):
+    """The storage (Google Sheets) kept failing; the game is left resumable."""

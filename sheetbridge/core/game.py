@@ -1,0 +1,111 @@
+"""The contract every game module follows, and the registry of games.
+
+A game is a set of pure functions over plain data. It never touches files,
+the network, the clock or global randomness: the orchestrator hands it the
+state, the parsed submissions, the garnet balances, the host's tables and a
+seeded :class:`~sheetbridge.core.rng.Rng`, and writes what it returns.
+
+Lifecycle, as the orchestrator drives it::
+
+    state = game.setup(players, options, tables, rng)          # round 0 or 1
+    while not state["finished"]:
+        form = game.form(state, player)                         # per player
+        sub = game.parse(state, player, raw)                    # per player
+        result = game.resolve(state, RoundInput(...), rng)      # pure
+        state = result.state
+    game.outcome(state)
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Mapping, Sequence
+
+from .rng import Rng
+from .types import (Form, GameSpec, Outcome, RawSubmission, Report, RoundInput,
+                    RoundResult, State, Submission, Tables)
+
+
+class GameRules(ABC):
+    """Base class of a game module's rules. Subclasses set ``spec``."""
+
+    spec: GameSpec
+
+    # ---- setup -----------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: Sequence[str], options: Mapping[str, Any],
+              tables: Tables, rng: Rng) -> State:
+        """A new game's state. Must hold "round" (the round now open for
+        submissions; 0 for a pregame) and "finished" (False)."""
+
+    def check_tables(self, tables: Tables) -> list[str]:
+        """Problems with the host's content tables, each a sentence saying
+        what is wrong and how to fix it. Empty when they are fine."""
+        return []
+
+    # ---- one round -------------------------------------------------------
+    @abstractmethod
+    def form(self, state: State, player: str) -> Form:
+        """What `player` may submit in the open round (fields and dropdowns)."""
+
+    @abstractmethod
+    def parse(self, state: State, player: str, raw: RawSubmission) -> Submission:
+        """Read one player's raw text. Never raises for player input: each bad
+        part becomes a Problem (SYNTAX for unreadable, ILLEGAL for against the
+        rules) and is left out of ``values`` so the rules' default applies."""
+
+    @abstractmethod
+    def default_submission(self, state: State, player: str, rng: Rng) -> Mapping[str, Any]:
+        """The rules' default for a player who submitted nothing (parsed values)."""
+
+    @abstractmethod
+    def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
+        """Resolve the open round. Pure: the input state is not modified."""
+
+    # ---- views -----------------------------------------------------------
+    @abstractmethod
+    def player_view(self, state: State, player: str) -> Report:
+        """What `player` privately knows now (hand, energy, team and role...).
+        The single source of every private tab, with the round reports."""
+
+    @abstractmethod
+    def public_view(self, state: State) -> Report:
+        """The public board now, as blocks with grids (drawn in colour)."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """The end of the game once ``state["finished"]``; None before."""
+
+    # ---- demo ------------------------------------------------------------
+    @abstractmethod
+    def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
+        """A random legal submission as a player would type it (for demos and tests)."""
+
+    # ---- helpers shared by all games --------------------------------------
+    def viewers(self, state: State, player: str) -> tuple[str, ...]:
+        """Players who may read `player`'s private reports (a team shares them)."""
+        return (player,)
+
+
+_REGISTRY: dict[str, GameRules] = {}
+
+
+def register(game: GameRules) -> GameRules:
+    if game.spec.id in _REGISTRY:
+        raise ValueError(f"game id {game.spec.id!r} registered twice")
+    _REGISTRY[game.spec.id] = game
+    return game
+
+
+def games() -> dict[str, GameRules]:
+    """All registered games by id, in id order."""
+    from .. import games as _  # noqa: F401  (importing the package registers the games)
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get_game(game_id: str) -> GameRules:
+    found = games()
+    if game_id not in found:
+        known = ", ".join(found) or "none"
+        from .errors import UsageError
+        raise UsageError(f"unknown game {game_id!r}; known games: {known} (see `sheetbridge games`)")
+    return found[game_id]

@@ -1,0 +1,123 @@
+"""The garnet ledger: append-only rows, balances derived, every row keyed.
+
+Paying twice is impossible by construction: a row whose key is already in the
+ledger is not appended again, so re-running a round is harmless. Undoing a
+round appends reversal rows rather than deleting history.
+
+>>> led = Ledger("demo")
+>>> _ = led.append([LedgerRow("demo", 0, "Ann", 10, "opening balance", "demo:open:Ann")])
+>>> _ = led.append([LedgerRow("demo", 0, "Ann", 10, "opening balance", "demo:open:Ann")])
+>>> led.balance("Ann")
+10
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .errors import LedgerError
+
+COLUMNS = ("game", "round", "player", "change", "reason", "key", "memo")
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    game: str
+    round: int
+    player: str
+    change: int
+    reason: str
+    key: str
+    memo: str = ""
+
+    def as_list(self) -> list:
+        return [self.game, self.round, self.player, self.change, self.reason, self.key, self.memo]
+
+
+class Ledger:
+    """All garnet rows of one game file (opening balances, round flows, host adjustments)."""
+
+    def __init__(self, game: str, rows: Iterable[LedgerRow] = ()) -> None:
+        self.game = game
+        self.rows: list[LedgerRow] = []
+        self._keys: set[str] = set()
+        self.append(rows)
+
+    def append(self, rows: Iterable[LedgerRow]) -> list[LedgerRow]:
+        """Append rows whose key is new; returns the rows actually added."""
+        added = []
+        for row in rows:
+            if row.key in self._keys:
+                continue
+            self._keys.add(row.key)
+            self.rows.append(row)
+            added.append(row)
+        return added
+
+    def has(self, key: str) -> bool:
+        return key in self._keys
+
+    def balance(self, player: str) -> int:
+        return sum(r.change for r in self.rows if r.player == player)
+
+    def balances(self, players: Sequence[str]) -> dict[str, int]:
+        return {p: self.balance(p) for p in players}
+
+    def check_spend(self, player: str, amount: int) -> None:
+        have = self.balance(player)
+        if amount > have:
+            raise LedgerError(f"{player} cannot spend {amount} garnet(s): the ledger shows {have}")
+
+    def check_no_negative(self, players: Sequence[str]) -> None:
+        for p in players:
+            b = self.balance(p)
+            if b < 0:
+                raise LedgerError(f"{p}'s garnet balance would be {b}; the ledger never goes negative. "
+                                  "Check the Ledger tab for a mistyped host row.")
+
+    def round_rows(self, round_no: int) -> list[LedgerRow]:
+        return [r for r in self.rows if r.round == round_no]
+
+    def reverse_round(self, round_no: int, why: str) -> list[LedgerRow]:
+        """Append reversals of every live row of `round_no` (for undo)."""
+        live: dict[str, LedgerRow] = {}
+        for r in self.rows:
+            if r.round != round_no or r.key.endswith(":undo"):
+                continue
+            if self.has(r.key + ":undo"):
+                continue
+            live[r.key] = r
+        rev = [LedgerRow(r.game, r.round, r.player, -r.change, f"undo: {r.reason}", r.key + ":undo",
+                         why) for r in live.values()]
+        return self.append(rev)
+
+
+def parse_rows(game: str, rect: Sequence[Sequence[object]]) -> tuple[list[LedgerRow], list[str]]:
+    """Ledger rows from the Ledger tab (header first). Returns rows and problems.
+
+    Host rows without a key (typed by hand for garnets earned outside the game)
+    get a key from their position so they are counted once.
+    """
+    rows: list[LedgerRow] = []
+    problems: list[str] = []
+    for i, raw in enumerate(rect[1:], start=2):
+        cells = [("" if v is None else str(v)).strip() for v in raw] + [""] * 7
+        if not any(cells[:7]):
+            continue
+        g, rnd, player, change, reason, key, memo = cells[:7]
+        try:
+            amount = int(float(change))
+        except ValueError:
+            problems.append(f"Ledger tab, row {i}: change {change!r} is not a whole number of garnets")
+            continue
+        try:
+            rnd_no = int(float(rnd)) if rnd else 0
+        except ValueError:
+            problems.append(f"Ledger tab, row {i}: round {rnd!r} is not a whole number")
+            continue
+        if not player:
+            problems.append(f"Ledger tab, row {i}: no player named")
+            continue
+        rows.append(LedgerRow(g or game, rnd_no, player, amount, reason or "host adjustment",
+                              key or f"{game}:host:row{i}", memo))
+    return rows, problems

@@ -1,0 +1,362 @@
+"""A game in progress, with no sheet at all: the complete Python API.
+
+>>> m = Match.new("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7)
+>>> m.state["round"]
+1
+>>> rec = m.resolve({"Ann": {"play": [{"card": "3", "room": "Null"}]}})
+>>> rec.round, m.state["round"]
+(1, 2)
+
+Everything the CLI does goes through this class: setting up, parsing
+submissions, resolving a round, undoing it by replay, and the one per-player
+view that every private tab is rendered from (:meth:`Match.player_report`).
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from .errors import ConfigError, LedgerError, SheetbridgeError, UsageError
+from .game import GameRules, get_game
+from .ledger import Ledger, LedgerRow
+from .rng import Rng, derive_seed
+from .types import (Block, Outcome, RawSubmission, Report, RoundInput, State,
+                    Submission, Tables, from_json, to_json)
+
+RECORD_VERSION = 1
+
+
+@dataclass
+class RoundRecord:
+    """Everything needed to replay one round, and everything it produced."""
+    round: int
+    seed: int
+    raw: dict[str, RawSubmission | None]
+    balances: dict[str, int]
+    tables: dict[str, list[list[str]]]
+    submissions: dict[str, Submission | None] = field(default_factory=dict)
+    public: Report | None = None
+    private: dict[str, Report] = field(default_factory=dict)
+    ledger: list[LedgerRow] = field(default_factory=list)
+    host_log: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "round": self.round, "seed": self.seed, "raw": self.raw,
+            "balances": self.balances, "tables": self.tables,
+            "submissions": to_json(self.submissions), "public": to_json(self.public),
+            "private": to_json(self.private),
+            "ledger": [r.as_list() for r in self.ledger], "host_log": self.host_log,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "RoundRecord":
+        return cls(round=d["round"], seed=d["seed"], raw=d["raw"], balances=d["balances"],
+                   tables=d["tables"], submissions=from_json(d["submissions"]),
+                   public=from_json(d["public"]), private=from_json(d["private"]),
+                   ledger=[LedgerRow(*r) for r in d["ledger"]], host_log=list(d["host_log"]))
+
+    def problems(self) -> list[str]:
+        out = []
+        for player, sub in self.submissions.items():
+            if sub is None:
+                out.append(f"{player}: no submission; the rules' default was applied")
+            else:
+                out.extend(p.message for p in sub.problems)
+        return out
+
+
+def _plain_tables(tables: Tables) -> dict[str, list[list[str]]]:
+    return {name: [["" if v is None else str(v) for v in row] for row in rect]
+            for name, rect in sorted(tables.items())}
+
+
+class Match:
+    """One game: its rules, players, options, seed, tables, ledger and round record."""
+
+    def __init__(self, game: GameRules, name: str, players: Sequence[str], options: Mapping[str, Any],
+                 seed: int | str, tables: Tables, ledger: Ledger, rounds: list[RoundRecord] | None = None,
+                 state: State | None = None, undos: Mapping[str, int] | None = None) -> None:
+        self.game = game
+        self.name = name
+        self.players = list(players)
+        self.options = dict(options)
+        self.seed = seed
+        self.tables = _plain_tables(tables)
+        self.ledger = ledger
+        self.rounds: list[RoundRecord] = list(rounds or [])
+        self.undos: dict[str, int] = dict(undos or {})
+        self.setup_tables = self.tables  # the tables the game was set up with (replay needs them)
+        if state is None:
+            state = self._fresh_state()
+        self.state: State = state
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, game_id: str, players: Sequence[str], *, options: Mapping[str, Any] | None = None,
+            seed: int | str = 0, tables: Tables | None = None, garnets: Mapping[str, int] | None = None,
+            name: str | None = None) -> "Match":
+        """Set up a new game. ``options`` may hold text as typed in the Config tab."""
+        game = get_game(game_id)
+        players = check_players(game, players)
+        opts = parse_options(game, options or {})
+        if tables is None:
+            from ..templates import default_tables
+            tables = default_tables(game)
+        problems = game.check_tables(tables)
+        if problems:
+            raise ConfigError("; ".join(problems))
+        name = name or f"{game.spec.id}-{seed}"
+        ledger = Ledger(name)
+        ledger.append(LedgerRow(name, 0, p, int(n), "opening balance", f"{name}:opening:{p}")
+                      for p, n in sorted((garnets or {}).items()) if int(n) != 0)
+        m = cls(game, name, players, opts, seed, tables, ledger)
+        return m
+
+    def _fresh_state(self) -> State:
+        rng = Rng.from_seed(self.seed, "setup")
+        return self.game.setup(self.players, self.options, self.setup_tables, rng)
+
+    # ------------------------------------------------------------ a round
+    @property
+    def round(self) -> int:
+        return int(self.state["round"])
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state.get("finished"))
+
+    def form(self, player: str):
+        self._check_player(player)
+        return self.game.form(self.state, player)
+
+    def parse(self, player: str, raw: RawSubmission | None) -> Submission | None:
+        """Parse one player's raw submission for the open round (None: nothing submitted)."""
+        self._check_player(player)
+        if raw is None or not _has_content(raw):
+            return None
+        return self.game.parse(self.state, player, raw)
+
+    def resolve(self, raw: Mapping[str, RawSubmission | None] | None = None,
+                tables: Tables | None = None) -> RoundRecord:
+        """Resolve the open round from raw submissions (missing players may be left out)."""
+        if self.finished:
+            raise UsageError(f"{self.name} is over: all {self.game.spec.rounds} rounds are resolved")
+        raw = dict(raw or {})
+        unknown = sorted(set(raw) - set(self.players))
+        if unknown:
+            raise UsageError(f"submissions from unknown player(s) {', '.join(unknown)}; "
+                             f"players are {', '.join(self.players)}")
+        if tables is not None:
+            problems = self.game.check_tables(tables)
+            if problems:
+                raise ConfigError("; ".join(problems))
+            self.tables = _plain_tables(tables)
+        r = self.round
+        rec = RoundRecord(round=r, seed=derive_seed(self.seed, "round", r),
+                          raw={p: _plain_raw(raw.get(p)) for p in self.players},
+                          balances=self.ledger.balances(self.players), tables=copy.deepcopy(self.tables))
+        self._run(rec)
+        self._book(rec)
+        self.rounds.append(rec)
+        return rec
+
+    def _run(self, rec: RoundRecord) -> None:
+        """Resolve `rec`'s inputs against the current state and fill its outputs."""
+        subs = {p: self.parse(p, rec.raw.get(p)) for p in self.players}
+        rin = RoundInput(round=rec.round, submissions=subs, balances=dict(rec.balances), tables=rec.tables)
+        before = json.dumps(self.state, sort_keys=True)
+        result = self.game.resolve(self.state, rin, Rng(rec.seed))
+        if json.dumps(self.state, sort_keys=True) != before:
+            raise SheetbridgeError(f"{self.game.spec.id}.resolve modified its input state (a bug in the game module)")
+        # A round's state must survive JSON: that is what the master workbook stores.
+        new_state = json.loads(json.dumps(result.state, sort_keys=True))
+        gen = self.undos.get(str(rec.round), 0)
+        rows = [LedgerRow(self.name, rec.round, e.player, int(e.change), e.reason,
+                          f"{self.name}:r{rec.round}g{gen}:{i}", e.memo + (f" ({e.counterparty})" if e.counterparty else ""))
+                for i, e in enumerate(result.ledger)]
+        totals = dict(rec.balances)
+        for row in rows:
+            if row.player not in totals:
+                raise SheetbridgeError(f"{self.game.spec.id} paid an unknown player {row.player!r} (a bug)")
+            totals[row.player] += row.change
+        neg = {p: v for p, v in totals.items() if v < 0}
+        if neg:
+            raise LedgerError("this round would leave negative garnet balances: "
+                              + ", ".join(f"{p} {v}" for p, v in sorted(neg.items())))
+        rec.submissions = subs
+        rec.public = result.public
+        rec.private = {p: result.private[p] for p in self.players if p in result.private}
+        rec.ledger = rows
+        rec.host_log = list(result.host_log)
+        self.state = new_state
+
+    def _book(self, rec: RoundRecord) -> None:
+        self.ledger.append(rec.ledger)
+
+    # ------------------------------------------------------------ undo
+    def undo(self) -> RoundRecord:
+        """Roll back the last resolved round by replaying the record up to the round before."""
+        if not self.rounds:
+            raise UsageError(f"{self.name} has no resolved round to undo")
+        last = self.rounds[-1]
+        self.ledger.reverse_round(last.round, f"undo of round {last.round}")
+        self.undos[str(last.round)] = self.undos.get(str(last.round), 0) + 1
+        self.rounds = self.rounds[:-1]
+        self.replay()
+        return last
+
+    def replay(self) -> None:
+        """Recompute the state from setup and the recorded inputs; fail if any output differs."""
+        recorded = self.rounds
+        self.state = self._fresh_state()
+        for old in recorded:
+            rec = RoundRecord(round=old.round, seed=old.seed, raw=old.raw, balances=old.balances,
+                              tables=old.tables)
+            self._run(rec)
+            if _canon(rec.public) != _canon(old.public) or _canon(rec.private) != _canon(old.private):
+                raise SheetbridgeError(f"replaying round {old.round} gave a different result than recorded; "
+                                       "the record or the game module changed")
+
+    # ------------------------------------------------------------ views
+    def player_report(self, player: str) -> Report:
+        """Everything `player` may see: the one function every private tab is rendered from."""
+        self._check_player(player)
+        now = self.game.player_view(self.state, player)
+        blocks = list(now.blocks)
+        for rec in reversed(self.rounds):
+            rep = rec.private.get(player)
+            if rep is None:
+                continue
+            blocks.append(Block(title=rep.title, lines=()))
+            blocks.extend(rep.blocks)
+        if self.finished:
+            blocks = list(self._outcome_blocks()) + blocks
+        return Report(title=f"{self.game.spec.name}: {player}", blocks=tuple(blocks))
+
+    def public_report(self) -> Report:
+        """The public board and every round's public report, newest first."""
+        board = self.game.public_view(self.state)
+        blocks = list(board.blocks)
+        for rec in reversed(self.rounds):
+            if rec.public is None:
+                continue
+            blocks.append(Block(title=rec.public.title))
+            blocks.extend(rec.public.blocks)
+        if self.finished:
+            blocks = list(self._outcome_blocks()) + blocks
+        return Report(title=f"{self.game.spec.name}: public board", blocks=tuple(blocks))
+
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self.state) if self.finished else None
+
+    def _outcome_blocks(self) -> tuple[Block, ...]:
+        out = self.outcome()
+        if out is None:
+            return ()
+        lines = [f"Winner(s): {', '.join(out.winners) or 'none'}",
+                 f"Loser(s): {', '.join(out.losers) or 'none'}",
+                 f"Elimination Candidate: {out.elimination_candidate or 'to be decided by the host'}"]
+        lines += list(out.reasons)
+        lines += [f"{a.player}: {a.count} {a.kind} ({a.reason})" for a in out.awards]
+        lines += [f"Pending: {p}" for p in out.pending]
+        standings = tuple(f"{p}: {s}" for p, s in out.standings)
+        return (Block("Final result", tuple(lines)), Block("Final standings", standings))
+
+    # ------------------------------------------------------------ JSON
+    def to_json(self) -> dict:
+        return {"version": RECORD_VERSION, "game": self.game.spec.id, "name": self.name,
+                "players": self.players, "options": self.options, "seed": self.seed,
+                "tables": self.setup_tables, "undos": self.undos,
+                "rounds": [r.to_json() for r in self.rounds], "state": self.state}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] = (),
+                  tables: Tables | None = None) -> "Match":
+        if data.get("version") != RECORD_VERSION:
+            raise ConfigError(f"this game record has version {data.get('version')!r}; "
+                              f"this sheetbridge reads version {RECORD_VERSION}")
+        game = get_game(data["game"])
+        m = cls(game, data["name"], data["players"], data["options"], data["seed"], data["tables"],
+                Ledger(data["name"], ledger_rows), [RoundRecord.from_json(r) for r in data["rounds"]],
+                state=data["state"], undos=data.get("undos", {}))
+        m.setup_tables = data["tables"]
+        if tables is not None:
+            m.tables = _plain_tables(tables)
+        return m
+
+    # ------------------------------------------------------------ checks
+    def _check_player(self, player: str) -> None:
+        if player not in self.players:
+            raise UsageError(f"{player!r} is not a player of {self.name}; players are {', '.join(self.players)}")
+
+
+def check_players(game: GameRules, players: Sequence[str]) -> list[str]:
+    names = [str(p).strip() for p in players if str(p).strip()]
+    spec = game.spec
+    if len(set(n.casefold() for n in names)) != len(names):
+        raise UsageError("player names must be different (ignoring case): " + ", ".join(names))
+    if not spec.min_players <= len(names) <= spec.max_players:
+        raise UsageError(f"{spec.name} takes {spec.min_players} to {spec.max_players} players; "
+                         f"{len(names)} given")
+    for n in names:
+        if any(ch in n for ch in "/\\:*?\"<>|[]") or n.startswith("="):
+            raise UsageError(f"player name {n!r} has a character that cannot be part of a file or tab name")
+    return names
+
+
+def parse_options(game: GameRules, given: Mapping[str, Any]) -> dict[str, Any]:
+    opts = game.spec.default_options()
+    for key, text in given.items():
+        try:
+            opt = game.spec.option(key)
+        except KeyError:
+            known = ", ".join(o.name for o in game.spec.options) or "none"
+            raise ConfigError(f"unknown option {key!r} for {game.spec.id}; options are: {known}") from None
+        try:
+            opts[key] = opt.parse(text)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+    return opts
+
+
+def _has_content(raw: RawSubmission) -> bool:
+    return any(str(v).strip() for rows in raw.values() for row in rows for v in row.values())
+
+
+def _plain_raw(raw: RawSubmission | None) -> dict | None:
+    if raw is None:
+        return None
+    return {s: [{k: ("" if v is None else str(v)) for k, v in row.items()} for row in rows]
+            for s, rows in raw.items()}
+
+
+def _canon(obj: Any) -> str:
+    return json.dumps(to_json(obj), sort_keys=True)
+
+
+def random_submissions(match: Match, rng: Rng, skip_chance: float = 0.0) -> dict[str, RawSubmission | None]:
+    """Random legal submissions for every player (some left out with `skip_chance`)."""
+    out: dict[str, RawSubmission | None] = {}
+    for p in match.players:
+        if skip_chance and rng.random() < skip_chance:
+            out[p] = None
+        else:
+            out[p] = match.game.random_submission(match.state, p, rng.fork("player", p))
+    return out
+
+
+def play_random(game_id: str, players: Sequence[str], seed: int | str = 0, *,
+                skip_chance: float = 0.1, garnets: int = 10, options: Mapping[str, Any] | None = None) -> Match:
+    """Play a whole game with random legal submissions, purely in memory."""
+    m = Match.new(game_id, players, seed=seed, options=options, garnets={p: garnets for p in players})
+    rng = Rng.from_seed(seed, "random players")
+    guard = 0
+    while not m.finished:
+        m.resolve(random_submissions(m, rng, skip_chance))
+        guard += 1
+        if guard > 200:
+            raise SheetbridgeError(f"{game_id} did not finish after 200 rounds")
+    return m

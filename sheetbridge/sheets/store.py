@@ -1,0 +1,76 @@
+"""The storage interface: a game lives in a Store of Books (workbooks or spreadsheets).
+
+A round costs one batched read and one batched write per book touched, so the
+interface is exactly that: ``read`` several tabs at once, ``write`` several
+tabs at once. Privacy comes from book boundaries: the master book is the
+host's alone, each player's book is shared with that player only.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from .model import Rect, TabData
+
+MASTER = "master"
+BOARD = "board"
+
+
+def player_key(player: str) -> str:
+    return f"player:{player}"
+
+
+@dataclass(frozen=True)
+class BookInfo:
+    key: str        # "master", "board" or "player:<name>"
+    location: str   # a file path (xlsx) or spreadsheet id (Google)
+    title: str
+
+
+class Book(ABC):
+    """One workbook. Reads and writes whole tabs, batched."""
+
+    key: str
+    location: str
+
+    @abstractmethod
+    def read(self, tabs: Sequence[str]) -> dict[str, Rect]:
+        """The named tabs' values as text; a missing tab raises WorkbookError naming the book and tab."""
+
+    @abstractmethod
+    def write(self, tabs: Mapping[str, TabData]) -> None:
+        """Replace the named tabs' content (creating tabs that do not exist), in one batch."""
+
+    def tab_names(self) -> list[str]:
+        """Names of the tabs the book has (used for clear errors about renamed tabs)."""
+        raise NotImplementedError
+
+
+class Store(ABC):
+    """Where one game's books live: a folder of .xlsx files or a set of Google spreadsheets."""
+
+    @abstractmethod
+    def create(self, key: str, title: str, tabs: Mapping[str, TabData],
+               reader_email: str | None = None, writer_email: str | None = None) -> BookInfo:
+        """Create a book with these tabs. Google shares it with `writer_email` as writer
+        (a player file) or `reader_email` as reader (the public board); nobody else."""
+
+    @abstractmethod
+    def open(self, key: str, location: str) -> Book:
+        """The existing book `key` at `location` (a path or id recorded in the master)."""
+
+    @abstractmethod
+    def master_location(self) -> str:
+        """Where the master book is (the store knows it from its folder or config)."""
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+    # Ids a store needs to avoid metadata reads (Google sheet ids). The orchestrator
+    # keeps them in the master workbook: export before writing it, import after reading it.
+    def export_cache(self) -> dict:
+        return {}
+
+    def import_cache(self, data: Mapping) -> None:
+        return None

@@ -1,0 +1,53 @@
+"""Finding templates/: each game's default content (CSV) and the sheet layout (JSON).
+
+In a source checkout templates/ sits beside the package; an installed wheel
+carries it inside the package as sheetbridge/templates_data (see pyproject).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .core.errors import ConfigError
+from .core.game import GameRules
+from .core.types import Tables
+
+
+@lru_cache(maxsize=1)
+def templates_dir() -> Path:
+    packaged = resources.files("sheetbridge") / "templates_data"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    source = Path(__file__).resolve().parent.parent / "templates"
+    if source.is_dir():
+        return source
+    raise ConfigError("sheetbridge's templates/ folder is missing from this installation; reinstall sheetbridge")
+
+
+def read_text(*parts: str) -> str:
+    path = templates_dir().joinpath(*parts)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"template {'/'.join(parts)} is missing from {templates_dir()}") from None
+
+
+def read_csv(*parts: str) -> list[list[str]]:
+    """A template CSV as a rectangle of strings (header row included, nothing converted)."""
+    return [row for row in csv.reader(io.StringIO(read_text(*parts)))]
+
+
+@lru_cache(maxsize=None)
+def layout() -> dict[str, Any]:
+    """Tab names, colours and widths shared by every game's workbooks."""
+    return json.loads(read_text("layout.json"))
+
+
+def default_tables(game: GameRules) -> Tables:
+    """The game's default content tables, as shipped in templates/<game-id>/."""
+    return {t.name: read_csv(game.spec.id, t.file) for t in game.spec.tables}
