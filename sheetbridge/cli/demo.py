@@ -1,0 +1,34 @@
+"""`sheetbridge demo GAME --out DIR --seed N`: a whole game with random legal submissions."""
+import shutil
+from pathlib import Path
+
+import click
+
+from ..orchestrator import demo
+from ..sheets.xlsx import XlsxStore
+
+
+@click.command("demo")
+@click.argument("game_id", metavar="GAME")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"), show_default=True)
+@click.option("--seed", default="7", show_default=True)
+@click.option("--quiet", is_flag=True)
+def command(game_id, out, seed, quiet) -> None:
+    """Play a whole game through the same files and commands, and print the final standings."""
+    if out.exists():
+        if not ((out / "master.xlsx").exists() or (out / "sheetbridge.json").exists()) and any(out.iterdir()):
+            raise click.UsageError(f"{out} exists and is not a sheetbridge game folder; choose another --out")
+        shutil.rmtree(out)
+    res = demo(game_id, XlsxStore(out), seed=seed, folder=out,
+               progress=None if quiet else (lambda s: click.echo("  " + s)))
+    m = res.match
+    out_ = m.outcome()
+    click.echo(f"{m.game.spec.name} demo (seed {seed}): {res.rounds} rounds played in {out}.")
+    click.echo("Final standings:")
+    for p, s in out_.standings:
+        click.echo(f"  {p}: {s}")
+    for line in out_.reasons:
+        click.echo(f"  {line}")
+    click.echo(f"Winner(s): {', '.join(out_.winners)}; Elimination Candidate: "
+               f"{out_.elimination_candidate or 'host to decide'}")
+    click.echo(f"Garnets now: " + ", ".join(f"{p} {b}" for p, b in m.ledger.balances(m.players).items()))

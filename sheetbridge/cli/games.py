@@ -1,0 +1,14 @@
+"""`sheetbridge games`: the supported games with their ids and player counts."""
+import click
+
+from ..core.game import games
+
+
+@click.command("games")
+def command() -> None:
+    """List the supported games."""
+    for gid, game in games().items():
+        s = game.spec
+        n = f"{s.min_players}-{s.max_players}" if s.min_players != s.max_players else str(s.min_players)
+        rec = f" (designed for {s.recommended_players})" if s.recommended_players else ""
+        click.echo(f"{gid:22} {s.name:24} players {n}{rec}, {s.rounds} rounds")

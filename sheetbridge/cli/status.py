@@ -1,0 +1,25 @@
+"""`sheetbridge status DIR`: who has submitted this round, without revealing submissions."""
+from pathlib import Path
+
+import click
+
+from ..orchestrator import open_store, status
+
+
+@click.command("status")
+@click.argument("folder", type=click.Path(path_type=Path))
+def command(folder) -> None:
+    """Show who has and has not submitted for the open round, and whether it is valid."""
+    ld, lines = status(open_store(folder))
+    m = ld.match
+    for w in ld.warnings:
+        click.echo(f"warning: {w}")
+    if m.finished:
+        click.echo(f"{m.game.spec.name} is over.")
+        return
+    click.echo(f"{m.game.spec.name}, round {m.round}:")
+    for line in lines:
+        mark = "ok" if line.valid else ("problems in " + ", ".join(line.problem_fields) if line.problem_fields else "-")
+        click.echo(f"  {line.player:16} {line.state:16} {mark if line.state == 'submitted' else ''}".rstrip())
+    done = sum(1 for line in lines if line.state == "submitted")
+    click.echo(f"{done} of {len(lines)} submitted.")

@@ -1,0 +1,206 @@
+"""Offline games as .xlsx files in a folder, with openpyxl.
+
+    game/master.xlsx          the host's workbook (config, players, rounds, ledger, board, record)
+    game/players/<name>.xlsx  one per player: Submission, Results, Board
+    game/board.xlsx           the public board, safe to share with everyone
+
+Writes are atomic (a temporary file renamed over the old one) and
+deterministic: the same content gives the same bytes, because the zip entry
+times and the document's created/modified stamps are fixed.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from openpyxl import Workbook, load_workbook
+from openpyxl.styles import Alignment, Font, PatternFill, Protection
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from ..core.errors import WorkbookError
+from .model import CellData, Rect, TabData, normalise
+from .store import BOARD, MASTER, Book, BookInfo, Store
+
+LIST_COLUMN = 60  # first hidden column holding long dropdown lists
+_FIXED_ZIP_TIME = (2000, 1, 1, 0, 0, 0)
+_FIXED_STAMP = "2000-01-01T00:00:00Z"
+
+
+class XlsxBook(Book):
+    def __init__(self, key: str, path: Path, location: str) -> None:
+        self.key = key
+        self.path = path
+        self.location = location
+
+    def _load(self, read_only: bool):
+        if not self.path.exists():
+            raise WorkbookError(f"{self.path}: file not found; was it moved or renamed? "
+                                f"The master workbook expects it at {self.location}")
+        try:
+            return load_workbook(self.path, read_only=read_only)
+        except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
+            raise WorkbookError(f"{self.path}: not a readable .xlsx workbook ({type(e).__name__}); "
+                                "restore it from a backup or re-create it") from None
+
+    def tab_names(self) -> list[str]:
+        wb = self._load(read_only=True)
+        try:
+            return list(wb.sheetnames)
+        finally:
+            wb.close()
+
+    def read(self, tabs: Sequence[str]) -> dict[str, Rect]:
+        wb = self._load(read_only=True)
+        try:
+            out: dict[str, Rect] = {}
+            for name in tabs:
+                if name not in wb.sheetnames:
+                    raise WorkbookError(f"{self.path}: no tab named {name!r} (tabs: {', '.join(wb.sheetnames)}); "
+                                        f"if it was renamed, rename it back to {name!r}")
+                ws = wb[name]
+                out[name] = normalise(list(ws.iter_rows(values_only=True)))
+            return out
+        finally:
+            wb.close()
+
+    def write(self, tabs: Mapping[str, TabData]) -> None:
+        wb = self._load(read_only=False)
+        _fill_book(wb, tabs)
+        _save(wb, self.path)
+
+
+class XlsxStore(Store):
+    """A folder holding one game's workbooks."""
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        self.folder = Path(folder)
+
+    def describe(self) -> str:
+        return f"folder {self.folder}"
+
+    @staticmethod
+    def location_for(key: str) -> str:
+        if key == MASTER:
+            return "master.xlsx"
+        if key == BOARD:
+            return "board.xlsx"
+        if key.startswith("player:"):
+            return f"players/{key.split(':', 1)[1]}.xlsx"
+        raise ValueError(key)
+
+    def create(self, key: str, title: str, tabs: Mapping[str, TabData],
+               reader_email: str | None = None, writer_email: str | None = None) -> BookInfo:
+        location = self.location_for(key)
+        path = self.folder / location
+        wb = Workbook()
+        wb.remove(wb.active)
+        _fill_book(wb, tabs)
+        wb.properties.title = title
+        _save(wb, path)
+        return BookInfo(key, location, title)
+
+    def open(self, key: str, location: str) -> XlsxBook:
+        return XlsxBook(key, self.folder / location, location)
+
+    def master_location(self) -> str:
+        return "master.xlsx"
+
+
+# ------------------------------------------------------------ writing
+
+def _fill_book(wb: Workbook, tabs: Mapping[str, TabData]) -> None:
+    for name, tab in tabs.items():
+        if name in wb.sheetnames:
+            index = wb.sheetnames.index(name)
+            wb.remove(wb[name])
+            ws = wb.create_sheet(name, index)
+        else:
+            ws = wb.create_sheet(name)
+        _fill_sheet(ws, tab)
+
+
+def _set_value(cell, value) -> None:
+    cell.value = value
+    if isinstance(value, str) and value.startswith("="):
+        cell.data_type = "s"  # player text is literal, never a formula
+
+
+def _fill_sheet(ws, tab: TabData) -> None:
+    lists: dict[tuple[str, ...], int] = {}  # long dropdown lists live in hidden columns of the same tab
+    validations: dict[tuple[str, ...], list[str]] = {}
+    for r, row in enumerate(tab.rows, start=1):
+        for c, data in enumerate(row, start=1):
+            if data.value is None and not (data.fill or data.bold or data.choices or data.input):
+                continue
+            cell = ws.cell(row=r, column=c)
+            _set_value(cell, data.value)
+            if data.fill:
+                cell.fill = PatternFill("solid", start_color=data.fill, end_color=data.fill)
+            if data.bold or data.font:
+                cell.font = Font(bold=data.bold, color=data.font)
+            if data.wrap:
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
+            if data.input:
+                cell.protection = Protection(locked=False)
+            if data.choices:
+                validations.setdefault(tuple(data.choices), []).append(cell.coordinate)
+    for choices, cells in validations.items():
+        inline = ",".join(choices)
+        if len(inline) <= 250 and not any(ch in inline for ch in '"') and all("," not in c for c in choices):
+            formula = f'"{inline}"'
+        else:
+            col_no = LIST_COLUMN + len(lists)
+            lists[choices] = col_no
+            for i, c in enumerate(choices, start=1):
+                _set_value(ws.cell(row=i, column=col_no), c)
+            ws.column_dimensions[get_column_letter(col_no)].hidden = True
+            col = get_column_letter(col_no)
+            formula = f"${col}$1:${col}${len(choices)}"
+        dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=True,
+                            errorStyle="warning", errorTitle="Not an allowed value",
+                            error="sheetbridge will apply the rules' default for a value not on the list.")
+        for coord in cells:
+            dv.add(coord)
+        ws.add_data_validation(dv)
+    for col, width in tab.col_widths.items():
+        ws.column_dimensions[get_column_letter(col + 1)].width = width
+    if tab.frozen_rows:
+        ws.freeze_panes = ws.cell(row=tab.frozen_rows + 1, column=1)
+    if tab.hidden:
+        ws.sheet_state = "hidden"
+    if tab.protected:
+        ws.protection.sheet = True
+
+
+def _save(wb: Workbook, path: Path) -> None:
+    """Save atomically with fixed timestamps, so equal content gives equal bytes."""
+    buf = io.BytesIO()
+    wb.save(buf)
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as src, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)",
+                              rb"\g<1>" + _FIXED_STAMP.encode() + rb"\g<2>", data)
+            zi = zipfile.ZipInfo(info.filename, date_time=_FIXED_ZIP_TIME)
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zi.external_attr = 0o600 << 16
+            dst.writestr(zi, data)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".xlsx", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(out.getvalue())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
