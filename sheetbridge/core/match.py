@@ -230,7 +230,6 @@ class Match:
             rep = rec.private.get(player)
             if rep is None:
                 continue
-            blocks.append(Block(title=rep.title, lines=()))
             blocks.extend(rep.blocks)
         if self.finished:
             blocks = list(self._outcome_blocks()) + blocks
@@ -243,7 +242,6 @@ class Match:
         for rec in reversed(self.rounds):
             if rec.public is None:
                 continue
-            blocks.append(Block(title=rec.public.title))
             blocks.extend(rec.public.blocks)
         if self.finished:
             blocks = list(self._outcome_blocks()) + blocks

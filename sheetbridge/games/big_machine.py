@@ -99,6 +99,7 @@ COLOR_FILL = {"White": "FFFFFF", "Blue": "5B9BD5", "Black": "404040", "Red": "E0
 COLOR_FONT = {"Black": "FFFFFF"}
 EMPTY_FILL, FAULTY_FILL = "FFE699", "808000"   # yellow circle, olive X
 STATE_FILL = {"excellent": "C6EFCE", "working": "FFEB9C", "waiting": "EDEDED", "dead": "F8CBAD"}
+STATE_HELP = {"excellent": "5 points", "working": "1 point", "waiting": "an end is empty", "dead": "a faulty end"}
 
 NODES_TABLE, CONNECTORS_TABLE, RELATION_TABLE, TRADES_TABLE = (
     "Half nodes", "Half connectors", "Allies and enemies", "Cog trades")
@@ -535,8 +536,11 @@ def _conn_symbol(conn: Mapping[str, Any], first: str, dy: int, dx: int) -> str:
 
 
 def machine_blocks(machine: Mapping[str, Any], relation: Mapping[str, str], title: str,
-                   final: bool = False, caption: str = "") -> tuple[Block, Block]:
-    """The machine as a grid (nodes coloured by part, connectors by state) and its connector list."""
+                   final: bool = False, caption: str = "", plan: bool = False) -> tuple[Block, Block]:
+    """The machine as a grid (nodes coloured by part, connectors by state) and its connector list.
+
+    `plan` draws an empty half for meadow selection: conditions only, no state or points.
+    """
     nodes, parts = machine["nodes"], machine["parts"]
     h = max(y for y, _ in nodes.values()) + 1
     w = max(x for _, x in nodes.values()) + 1
@@ -563,17 +567,23 @@ def machine_blocks(machine: Mapping[str, Any], relation: Mapping[str, str], titl
             (fy, fx), (oy, ox) = nodes[first], nodes[other]
             gy, gx = y1 + y2, x1 + x2
             if grid[gy][gx].text == "":
-                grid[gy][gx] = Cell(_conn_symbol(c, first, oy - fy, ox - fx), fill=STATE_FILL[status])
+                grid[gy][gx] = Cell(_conn_symbol(c, first, oy - fy, ox - fx),
+                                    fill=STATE_FILL["waiting" if plan else status])
         used = " (used: no longer excellent)" if c["cond"] == Cond.FREE.value and c["used"] else ""
         where = f"{c['a']}-{c['b']}"
-        if final:
+        if plan:
+            lines.append(f"{where} {cond_text(c)}")
+        elif final:
             lines.append(f"{where} {cond_text(c)}{used}: {status}, {pts} point(s)")
         else:
             lines.append(f"{where} {cond_text(c)}{used}: {status} now")
     head = f"Total: {total} point(s)" if final else f"Points if the game ended now (empty nodes become faulty): " \
         f"{score_machine(_filled(machine), relation)[0]}"
+    if plan:
+        return (Block(title, (caption,), tuple(tuple(r) for r in grid), (("empty node", EMPTY_FILL),)),
+                Block(f"{title}: connectors", tuple(lines)))
     legend = tuple((m, COLOR_FILL[m]) for m in MEADOWS) + (("empty", EMPTY_FILL), ("faulty", FAULTY_FILL)) + \
-        tuple((f"connector {k}", v) for k, v in STATE_FILL.items() if final is False or k != "waiting")
+        tuple((f"connector {k}: {STATE_HELP[k]}", v) for k, v in STATE_FILL.items() if not final or k != "waiting")
     caption = caption or f"{machine['left']} left half + {machine['right']} right half."
     grid_block = Block(title, (caption,),
                        tuple(tuple(r) for r in grid), legend)
@@ -846,7 +856,7 @@ class BigMachine(GameRules):
             target = None if is_formula(text) else next((n for n in allnodes if n.casefold() == text.casefold()), None)
             allowed = ", ".join(empty) or "none (no empty node)"
             if len(items) > 1:
-                problems.append(Problem(ProblemKind.ILLEGAL, player, "sabotage", text, "one empty node", 
+                problems.append(Problem(ProblemKind.ILLEGAL, player, "sabotage", text, "one empty node",
                                         "only one sabotage per round", "no sabotage, no cogs"))
             elif target is None:
                 problems.append(Problem(ProblemKind.SYNTAX, player, "sabotage", text, allowed,
@@ -1057,6 +1067,7 @@ class BigMachine(GameRules):
                 log.append(f"{p}: sabotaged {mv.sabotage} (+{SABOTAGE_COGS} cogs)")
 
         # 5. movement (R30)
+        before_meadow = dict(st["meadow"])
         for p in roster:
             st["meadow"][p] = moves[p].meadow
 
@@ -1132,7 +1143,8 @@ class BigMachine(GameRules):
         for p in roster:
             mv = moves[p]
             part = installed.get(p)
-            lines = [f"You moved to the {mv.meadow} Meadow, bid {mv.bid} and powered up {mv.power}."]
+            went = "stayed in" if mv.meadow == before_meadow[p] else "moved to"
+            lines = [f"You {went} the {mv.meadow} Meadow, bid {mv.bid} and powered up {mv.power}."] + notes[p]
             if mv.sabotage:
                 lines.append(f"You sabotaged {mv.sabotage}: +{SABOTAGE_COGS} cogs.")
             if won.get(p):
@@ -1143,7 +1155,6 @@ class BigMachine(GameRules):
             else:
                 lines.append(f"You did not win the part: a faulty part was installed on {mv.node}; you paid "
                              f"your bid of {mv.bid}.")
-            lines += notes[p]
             lines.append(f"Cogs: {cogs_before[p]} before the round, {st['cogs'][p]} now.")
             personal[p] = lines
         private = {}
@@ -1211,7 +1222,7 @@ class BigMachine(GameRules):
     def _final_blocks(self, st: State) -> list[Block]:
         """R68: all machines and scores at the end."""
         out = [Block("Final scores", tuple(f"{t['id']} ({t['player']} + {t['guest']}): "
-                                            f"{st['scores'][t['id']]} points" for t in st["teams"]))]
+                                            f"{_pts(st['scores'][t['id']])}" for t in st["teams"]))]
         for t in st["teams"]:
             out.extend(machine_blocks(st["machines"][t["id"]], st["relation"],
                                       f"{t['id']}'s final machine ({t['player']} + {t['guest']})", final=True))
@@ -1232,7 +1243,7 @@ class BigMachine(GameRules):
                 blocks.extend(self._half_blocks(state, meadow, side, half))
             return Report(f"{SPEC.name}: {player}", tuple(blocks))
         if state["finished"]:
-            lines.append(f"The game is over. {t['id']} scored {state['scores'][t['id']]} points.")
+            lines.append(f"The game is over. {t['id']} scored {_pts(state['scores'][t['id']])}.")
         else:
             prev = state["prev"][player]
             adj = self._allowed_nodes(state, player)
@@ -1248,7 +1259,8 @@ class BigMachine(GameRules):
     def _half_blocks(self, state: State, meadow: str, side: str, half: Mapping[str, Any]) -> tuple[Block, Block]:
         return machine_blocks(half_machine(half, side), state["relation"],
                               f"The {meadow} Meadow's {side.lower()} half", caption=(
-                                  f"Drawn as the {side.lower()} half; M1, M2, M3 are the shared middle nodes."))
+                                  f"Drawn as the {side.lower()} half; M1, M2, M3 are the shared middle nodes."),
+                              plan=True)
 
     def public_view(self, state: State) -> Report:
         if state["round"] == 0:
@@ -1292,7 +1304,7 @@ class BigMachine(GameRules):
             pending.append(f"the winners ({voters}) vote among {', '.join(lowest)} for the Elimination Candidate "
                            "(R58, A12)" + ("; everyone is tied, so the host decides" if set(lowest) == set(winners)
                                            else ""))
-        standings = tuple((p, f"{score[p]} points ({state['team_of'][p]}, {state['role'][p]})")
+        standings = tuple((p, f"{_pts(score[p])} ({state['team_of'][p]}, {state['role'][p]})")
                           for p in sorted(roster, key=lambda p: (-score[p], roster.index(p))))
         return Outcome(winners, lowest, ec, standings, tuple(reasons), tuple(awards), tuple(pending))
 
@@ -1308,7 +1320,9 @@ class BigMachine(GameRules):
         bid = rng.randint(0, min(cap, 4))
         power = rng.randint(0, cap - bid) if rng.random() < 0.5 else 0
         jump = state["round"] >= 2 and rng.random() < 0.05
-        node = rng.choice(node_order(m) if jump else self._allowed_nodes(state, player))
+        options = node_order(m) if jump else self._allowed_nodes(state, player)
+        fresh = [n for n in options if m["parts"][n] is None and n != sabotage]
+        node = rng.choice(fresh if fresh and rng.random() < 0.8 else options)
         give = [{"to": "", "cogs": ""}, {"to": "", "cogs": ""}]
         targets = self._gift_targets(state, player)
         if rng.random() < 0.05 and targets and cogs - bid - power >= 1:
@@ -1318,6 +1332,10 @@ class BigMachine(GameRules):
         if state["round"] >= 2:
             row["jump"] = "yes" if jump else "no"
         return {"turn": [row], "give": give}
+
+
+def _pts(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _first_row(raw: RawSubmission, section: str) -> Mapping[str, str]:

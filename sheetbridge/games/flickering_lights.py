@@ -44,7 +44,7 @@ Rules in brief (R and A numbers from shared/rulings/flickering_lights.md):
 A worked example (A7): a red square reached by red X = 3 and blue X = 1 turns blue.
 
 >>> g = parse_grid(["........"] * 3 + ["...RB..."] + ["........"] * 4)
->>> fin = recolor(g, {(3, 3): 3, (4, 3): 1}, g, DEFAULT_OPTIONS)
+>>> fin = recolor(g, {(3, 3): 3, (4, 3): 1}, DEFAULT_OPTIONS)
 >>> fin[(3, 3)], fin[(4, 3)], fin[(0, 3)], fin[(5, 3)]
 ('B', 'B', 'R', 'B')
 """
@@ -572,11 +572,15 @@ def adjacent(a: Square, b: Square, mode: str) -> bool:
     return (max(dc, dr) == 1) if mode == "eight" else (dc + dr == 1)
 
 
-def recolor(spread: Grid, values: Mapping[Square, int], keep: Grid, options: Mapping[str, Any]) -> Grid:
-    """R17-R20, A3, A4, A7-A9: every space with X >= 1 of colour red or blue (as in `spread`)
-    reaches the squares within X; per colour the lowest X counts; the lower wins; a tie keeps
-    the colour in `keep`. Squares nobody reaches keep their `keep` colour. No chaining."""
+def recolor(colors: Grid, values: Mapping[Square, int], options: Mapping[str, Any],
+            spread: Grid | None = None, tie: Grid | None = None) -> Grid:
+    """R17-R20, A3, A4, A7-A9: every space with X >= 1 whose colour (in `spread`, by default
+    `colors`, the grid after flips) is red or blue reaches the squares within X; per colour
+    the lowest X counts and the lower wins; an equal lowest X keeps the colour in `tie`
+    (default `colors`, A8). Squares nobody reaches keep their `colors` colour. No chaining."""
     metric = options.get("distance", "manhattan")
+    spread = colors if spread is None else spread
+    tie = colors if tie is None else tie
     sources = [(s, x, spread[s]) for s, x in sorted(values.items()) if x >= 1 and spread[s] in (RED, BLUE)]
     out: Grid = {}
     for sq in ALL_SQUARES:
@@ -588,8 +592,10 @@ def recolor(spread: Grid, values: Mapping[Square, int], keep: Grid, options: Map
             out[sq] = next(iter(best))
         elif len(best) == 2 and best[RED] != best[BLUE]:
             out[sq] = RED if best[RED] < best[BLUE] else BLUE
+        elif len(best) == 2:
+            out[sq] = tie[sq]
         else:
-            out[sq] = keep[sq]
+            out[sq] = colors[sq]
     return out
 
 
@@ -754,6 +760,9 @@ class FlickeringLights(GameRules):
             grng = rng.fork("grid")
             transform = want if want in cands else grng.choice(cands)
             count = int(opts.get("grid_red_count", 16))
+            if not 1 <= count <= capacity(transform):
+                log.append(f"grid_red_count {count} is outside 1-{capacity(transform)} for "
+                           f"{TRANSFORM_TEXT[transform]}; clamped")
             count = max(1, min(count, capacity(transform)))
             for _ in range(50):
                 grid = generate_grid(grng, transform, count)
@@ -769,6 +778,9 @@ class FlickeringLights(GameRules):
         roles: list[str] = []
         chosen = fixed.get(rd) if not aprobs else None
         if chosen is not None and sorted(chosen) != sorted(players):
+            if strict:
+                raise ConfigError(f"Assignments, round {rd}: the players named ({', '.join(sorted(chosen))}) "
+                                  f"are not this game's players ({', '.join(sorted(players))})")
             log.append(f"Assignments, round {rd}: the players named are not this game's players; drawn instead")
             chosen = None
         if chosen is not None:
@@ -1148,7 +1160,7 @@ class FlickeringLights(GameRules):
             g1[s] = other(g1[s]) if g1[s] in (RED, BLUE) else g1[s]
         spread = g1 if opts.get("flip_spreads", True) else g0
         keep = g1 if opts.get("tie_keeps", "after_flip") == "after_flip" else g0
-        final = recolor(spread, values, keep, opts)
+        final = recolor(g1, values, opts, spread, keep)
         for s in locks:
             final[s] = g0[s]
         log.append("values: " + (", ".join(f"{sq_name(s)}={x}" for s, x in sorted(values.items(), key=lambda kv: sq_name(kv[0])) if x)

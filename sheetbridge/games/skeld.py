@@ -51,6 +51,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from ..core.errors import ConfigError
 from ..core.game import GameRules
 from ..core.parsing import clean, is_formula, match_choice, parse_int, yes_no
 from ..core.rng import Rng
@@ -187,6 +188,8 @@ SPEC = GameSpec(
         Option("planter_was_winner_ec", "fallback", "EC when the winning planter would have won anyway: "
                "the usual EC rules without that plant, the runner-up, or the planter (literal).",
                ("fallback", "runner_up", "literal"), "A28"),
+        Option("multi_seq_use_piece_count", False, "With several Sequences activated at once, compare the "
+               "most pieces held in one of them before the Sequence Values.", ruling="A30"),
         Option("gt_ranking", "", "Gamewide Tiebreak: the players best first, comma-separated (blank: ties "
                "are left to the host).", ruling="A29"),
         Option("pregame_fallback", "random", "Start cell of a crewmate without a valid one: random (seeded) "
@@ -568,8 +571,12 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
     else:
         def nw_key(p):
             vals = [sequence_value(comps[p], s) for s in seqs]
+            if opts["multi_seq_use_piece_count"]:
+                return (max(pieces(comps[p], s) for s in seqs), max(vals), sum(vals))
             return (max(vals), sum(vals))
         basis = "highest single Sequence Value, then the sum over the activated Sequences (R47, R48)"
+        if opts["multi_seq_use_piece_count"]:
+            basis = "most pieces in one activated Sequence (host option A30), then " + basis
     nw_group, nw_gt = _top(players, nw_key, gt)
     nw = nw_group[0] if len(nw_group) == 1 else None
     if nw and nw_gt:
@@ -698,7 +705,6 @@ class Skeld(GameRules):
         opts.update(options or {})
         grid, problems = read_board(tables[BOARD_TABLE])
         if problems:
-            from ..core.errors import ConfigError
             raise ConfigError("; ".join(problems))
         players = list(players)
         return {
@@ -981,7 +987,7 @@ class Skeld(GameRules):
         if opts["reveal_start_positions"]:
             for p in st["players"]:
                 public_lines.append(f"{p}: " + ", ".join(f"{c['name']} in {c['pos']}" for c in st["crew"][p]))
-        public = Report("Pregame", (Block("Pregame", tuple(public_lines)),))
+        public = Report("Skeld pregame", (Block("Pregame results", tuple(public_lines)),))
         private = {p: self._private_report(st, p, "Pregame", set(), {}, notes[p], [], ended=False)
                    for p in st["players"]}
         return RoundResult(st, public, private, (), tuple(log))
@@ -1047,7 +1053,6 @@ class Skeld(GameRules):
                     st["disabled"][room] = max(st["disabled"].get(room, 0), r + 1)
                     disabled_now.append(room)
                     log.append(f"round {r}: {_crew_id(p, c)} disabled {room} (rounds {r} and {r + 1})")
-                    echo[p].append(f"{c['name']} disabled {room} for rounds {r} and {r + 1}; its Energy is now 0.")
         if disabled_now and opts["announce_disables"]:
             public_extra.append("Disabled this round: " + ", ".join(sorted(set(disabled_now))) + ".")
         # 7-8: activations, room by room
@@ -1147,7 +1152,6 @@ class Skeld(GameRules):
                                 log.append(f"round {r}: Wiwaxia drains 1 from {q}.{d['name']}")
                     if opts["wiwaxia_transfers"]:
                         c["energy"] = min(st["cap"][p], c["energy"] + gained)
-                    echo[p].append(f"{c['name']} used the Wiwaxia in {c['pos']}.")
             for p in players:
                 for c, plan in zip(st["crew"][p], plans[p]):
                     if plan["wall"]:
@@ -1158,7 +1162,6 @@ class Skeld(GameRules):
                             _use(c, "S")
                             text = f"{SIDE_WORDS[plan['wall']]} wall of {c['pos']} (between {c['pos']} and {other})"
                             walls_now.append(text)
-                            echo[p].append(f"{c['name']} placed the {text}.")
         # XComm (A19): told to both players privately
         xnotes: dict[str, list[str]] = {p: [] for p in players}
         for p in players:
@@ -1170,21 +1173,14 @@ class Skeld(GameRules):
                     xnotes[plan["xcomm"]].append(f"{p} used the XCommunications Device with you: you may talk "
                                                  f"freely with {p} this round.")
                     log.append(f"round {r}: XComm {p} <-> {plan['xcomm']}")
-        # own-attempt echo (A37)
-        for p in players:
-            for i, (c, plan) in enumerate(zip(st["crew"][p], plans[p])):
-                if plan["bid"] is None:
-                    continue
-                res = outcome_of.get((p, i), "failed")
-                room = plan["final"]
-                if res == "activated":
-                    echo[p].append(f"{c['name']} activated {room_title(room)} with {plan['bid']} Energy.")
-                elif res == "planted":
-                    echo[p].append(f"{c['name']} planted the Parasite in the Vault with {plan['bid']} Energy.")
-                else:
-                    why = f" ({res[len('failed: '):]})" if opts["reveal_failure_reasons"] and ": " in res else ""
-                    echo[p].append(f"{c['name']}'s attempt on {room} with {plan['bid']} Energy did not "
-                                   f"activate it{why}; the Energy is spent (R29).")
+        # failure reasons of the player's own attempts, only under the host option (A37)
+        if opts["reveal_failure_reasons"]:
+            for p in players:
+                for i, (c, plan) in enumerate(zip(st["crew"][p], plans[p])):
+                    res = outcome_of.get((p, i), "")
+                    if plan["bid"] is not None and res.startswith("failed: "):
+                        echo[p].append(f"{c['name']}'s attempt on {plan['final']} failed: "
+                                       f"{res[len('failed: '):]} (the Energy is spent, R29).")
         # 12-13: end or income
         if ended:
             st["finished"] = True
@@ -1300,17 +1296,11 @@ class Skeld(GameRules):
                   for q, j in others]
         blocks.append(Block("4. Bonuses and parasites of crewmates in your rooms",
                             tuple(lines4) or ("No other player's crewmate is in your rooms.",)))
-        # 5. own-state echo (derivable, information model item 5)
-        own = list(echo)
-        own += [f"{c['name']} carries {_items_text(c)}" for c in crew]
-        comps = sorted(st["components"][player], key=COMPONENTS.index)
-        own.append(f"Your components ({len(comps)}): {', '.join(comps) if comps else 'none'}")
-        own.append(f"Energy cap {st['cap'][player]}; disable {'used' if st['disable_used'][player] else 'unused'}; "
-                   f"parasite {'claimed' if st['claimed'][player] else 'not claimed'}; Vault "
-                   f"{'used' if st['vault_used'][player] else 'unused'}")
-        blocks.append(Block("Your crew", tuple(own)))
-        if notes:
-            blocks.append(Block("Your submission", tuple(notes)))
+        # Only what concerns the player's own sheet: submission problems and the defaults
+        # applied, garnet flows (A39), XComm permissions (A19). The current standing is
+        # in player_view.
+        if notes or echo:
+            blocks.append(Block("Notes for you", tuple(notes) + tuple(echo)))
         return Report(f"{title}: private to {player}", tuple(blocks))
 
     # ---- views ---------------------------------------------------------------
@@ -1359,12 +1349,13 @@ class Skeld(GameRules):
                     fill = "FF5050"
                 else:
                     fill = "4472C4"
-                font = "FFFFFF" if (label in activated or kind in ("P", "V")) else None
+                dark = label in activated or kind in ("P", "V")
+                font = ("FFFF00" if dark else "C00000") if sides else ("FFFFFF" if dark else None)
                 row.append(Cell(text, fill, bold=bool(sides) or label in activated, font=font))
             grid.append(tuple(row))
         legend = (("Frontier (A)", "DDEBF7"), ("Greenhouse (B)", "E2EFDA"), ("Conductor (C)", "FFF2CC"),
                   ("Bonus room", "E4DFEC"), ("activated: dark fill", "2F75B5"), ("Parasite room", "FF5050"),
-                  ("Vault", "4472C4"))
+                  ("Vault", "4472C4"), ("walled side: |N/E/S/W in red (yellow on dark)", "FFFFFF"))
         claimed = set(state["activated"])
         lines = [f"{nm} Sequence: {sum(1 for n in range(1, 14) if f'{n}{s}' in claimed)}/13 components claimed"
                  for s, nm in SEQUENCES.items()]

@@ -59,6 +59,7 @@ MAX_WAIT = 64.0                # longest single wait between attempts (seconds)
 DEFAULT_COL_PIXELS = 100
 MIN_ROWS, MIN_COLS = 100, 26
 WRITE_FIELDS = "userEnteredValue,userEnteredFormat,dataValidation"
+CACHE_FILE = ".sheetbridge-google-cache.json"   # beside sheetbridge.json in a game folder
 RESUME_HINT = "nothing is lost: run the same command again to finish (the game is resumable)"
 
 
@@ -277,10 +278,6 @@ def _quote(tab: str) -> str:
     return "'" + tab.replace("'", "''") + "'"
 
 
-def _cell_text(value) -> Any:
-    return value
-
-
 # --------------------------------------------------------------------------- the store
 class GoogleBook(Book):
     def __init__(self, store: "GoogleStore", key: str, location: str, title: str = "") -> None:
@@ -378,7 +375,8 @@ class GoogleStore(Store):
                  api_base: str | None = None, timeout=DEFAULT_TIMEOUT, attempts: int = DEFAULT_ATTEMPTS,
                  per_minute: int = PACE_PER_MINUTE, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep, backoff_initial: float = 1.0,
-                 notify: bool = True, folder_id: str | None = None) -> None:
+                 notify: bool = True, folder_id: str | None = None,
+                 game_folder: str | os.PathLike | None = None, settings: Mapping[str, Any] | None = None) -> None:
         given = [x for x in (client, session, credentials) if x is not None]
         if len(given) != 1:
             raise ValueError("GoogleStore needs exactly one of client, session or credentials")
@@ -397,7 +395,33 @@ class GoogleStore(Store):
         self.notify = notify
         self.folder_id = folder_id
         self._cache: dict[str, dict] = {}   # spreadsheet id -> {"sheets": {title: id}, "protected": {...}}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self.settings = dict(settings or {})   # what to record in the game folder's config
+        self.cache_file = Path(game_folder) / CACHE_FILE if game_folder else None
+        if self.cache_file is not None and self.cache_file.is_file():
+            try:
+                self.import_cache(json.loads(self.cache_file.read_text(encoding="utf-8")))
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                pass   # only a cache: a metadata read rebuilds what it lacks
+
+    def config_extra(self) -> dict:
+        """What the game folder's config must hold to reopen this store (no secrets)."""
+        out = {k: v for k, v in self.settings.items()
+               if k in ("mode", "credentials", "token", "api_base", "folder_id") and v}
+        if self.host_email:
+            out["host_email"] = self.host_email
+        return out
+
+    def _save_cache(self) -> None:
+        if self.cache_file is None:
+            return
+        try:
+            self.cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.cache_file.with_name(self.cache_file.name + ".tmp")
+            tmp.write_text(json.dumps(self.export_cache(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            os.replace(tmp, self.cache_file)
+        except OSError:
+            pass
 
     def describe(self) -> str:
         return "Google Sheets" + (f" (master {self.master_id})" if self.master_id else "")
@@ -457,6 +481,7 @@ class GoogleStore(Store):
             raise self._failure(what, exc, resumable=False) from None
         if key == MASTER:
             self.master_id = sid
+        self._save_cache()
         return BookInfo(key=key, location=sid, title=title)
 
     def _share(self, sid: str, email_: str, role: str) -> None:
@@ -479,6 +504,8 @@ class GoogleStore(Store):
             return
         with self._lock:
             for sid, entry in dict(data.get("books", {})).items():
+                if sid in self._cache:   # what this store learnt itself is at least as fresh
+                    continue
                 self._cache[sid] = {"sheets": {str(k): int(v) for k, v in entry.get("sheets", {}).items()},
                                     "protected": {str(k): [int(v[0]), v[1]]
                                                   for k, v in entry.get("protected", {}).items()}}
@@ -518,6 +545,7 @@ class GoogleStore(Store):
                     protected[p["title"]] = [int(pr["protectedRangeId"]), sig]
         with self._lock:
             self._cache[sid] = {"sheets": sheets, "protected": protected}
+        self._save_cache()
 
     # ---- building a write
     def _write_requests(self, sid: str, tabs: Mapping[str, TabData]) -> tuple[list[dict], list]:
@@ -606,6 +634,8 @@ class GoogleStore(Store):
                         entry["protected"][title] = [int(prid), sig]
                 elif item[0] == "unprotect":
                     entry["protected"].pop(item[1], None)
+        if pending:
+            self._save_cache()
 
     # ---- errors
     def _failure(self, what: str, exc: BaseException, resumable: bool = True) -> BackendError:
@@ -768,31 +798,49 @@ def _save_token(path: Path, creds) -> None:
         pass
 
 
-def open_google_store(config: Mapping[str, Any], **kwargs) -> GoogleStore:
-    """A GoogleStore from a game folder's config (what `new --google` records).
+def _settings(config: Mapping[str, Any]) -> dict:
+    saved = load_auth_settings()
+    return {"mode": config.get("mode") or saved.get("mode") or "oauth",
+            "credentials": config.get("credentials") or saved.get("credentials"),
+            "token": config.get("token") or saved.get("token"),
+            "api_base": config.get("api_base"),
+            "folder_id": config.get("folder_id") or saved.get("folder_id")}
 
-    Keys (all optional): ``master_id`` (the master spreadsheet once created),
-    ``mode`` ("oauth" default, "service_account", or "token" for a fake server),
-    ``credentials`` (path; default: what `sheetbridge auth` recorded, else
+
+def open_google_store(config: Mapping[str, Any], **kwargs) -> GoogleStore:
+    """A GoogleStore from a game folder's config (``sheetbridge.json`` plus ``"folder"``).
+
+    Keys (all optional): ``master`` or ``master_id`` (the master spreadsheet id),
+    ``folder`` (the game folder: the store keeps its id cache there, beside the copy in
+    the master), ``mode`` ("oauth" default, "service_account", or "token" for a fake
+    server), ``credentials`` (path; default: what `sheetbridge auth` recorded, else
     ~/.config/sheetbridge/credentials.json), ``token`` (OAuth token cache path),
     ``host_email``, ``folder_id`` (a Drive folder, e.g. in a shared drive, for new files),
     ``api_base`` (alternate API root; $SHEETBRIDGE_GOOGLE_API_BASE wins), ``notify``,
-    ``cache`` (a dict from export_cache). Extra keyword arguments go to GoogleStore
-    (e.g. ``session=`` to skip credentials entirely)."""
-    settings = load_auth_settings()
-    mode = config.get("mode") or settings.get("mode") or "oauth"
-    api_base = os.environ.get(API_BASE_ENV) or config.get("api_base")
-    if "session" not in kwargs and "client" not in kwargs and "credentials" not in kwargs:
+    ``interactive`` (may open a browser to sign in), ``cache`` (a dict from export_cache).
+    Extra keyword arguments go to GoogleStore (e.g. ``session=`` to skip credentials)."""
+    s = _settings(config)
+    api_base = os.environ.get(API_BASE_ENV) or s["api_base"]
+    if not any(k in kwargs for k in ("session", "client", "credentials")):
+        mode = s["mode"]
         if api_base and os.environ.get(TOKEN_ENV) and mode != "service_account":
             mode = "token"
-        kwargs["credentials"] = build_credentials(
-            mode, config.get("credentials") or settings.get("credentials"),
-            config.get("token") or settings.get("token"),
-            interactive=bool(config.get("interactive", False)))
+        kwargs["credentials"] = build_credentials(mode, s["credentials"], s["token"],
+                                                  interactive=bool(config.get("interactive", False)))
     store = GoogleStore(master_id=config.get("master_id") or config.get("master"),
                         host_email=config.get("host_email"), api_base=api_base,
-                        notify=bool(config.get("notify", True)), folder_id=config.get("folder_id"),
-                        **kwargs)
+                        notify=bool(config.get("notify", True)), folder_id=s["folder_id"],
+                        game_folder=config.get("folder"), settings=s, **kwargs)
     if config.get("cache"):
         store.import_cache(config["cache"])
     return store
+
+
+def new_google_store(folder: str | os.PathLike, config: Mapping[str, Any] | None = None, **kwargs) -> GoogleStore:
+    """The store for `sheetbridge new --google --out FOLDER`: signs in (interactively if need
+    be), forgets any id cache a replaced game left in FOLDER. Pass the store to
+    ``orchestrator.new_game``; it records ``store.config_extra()`` in the folder's config."""
+    cache = Path(folder) / CACHE_FILE
+    if cache.exists():
+        cache.unlink()
+    return open_google_store({"interactive": True, **(config or {}), "folder": str(folder)}, **kwargs)

@@ -199,6 +199,9 @@ def _save(wb: Workbook, path: Path) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(out.getvalue())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a host expects ordinary file permissions
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

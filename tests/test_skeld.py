@@ -1,0 +1,842 @@
+"""Skeld rules tests. Every expected outcome is computed by hand from the ruleset
+(shared/rules/skeld.txt, copied where needed) and the rulings' R/A numbers.
+
+The default board (templates/skeld/board.csv), row 1 north, column 1 west:
+
+    r1: 1A  2A  3A  S   11A 12B 13C
+    r2: 1B  2B  5A  4C  6A  7B  8C
+    r3: 1C  2C  3C  4B  P   9A  10C
+    r4: R   T   3B  V   4A  W   10B
+    r5: 5B  6B  7A  8A  U   9B  10A
+    r6: 5C  6C  7C  8B  X   9C  11B
+    r7: Y   Z   11C 12A 12C 13A 13B
+"""
+import copy
+
+import pytest
+
+from sheetbridge.core.match import Match
+from sheetbridge.core.rng import Rng
+from sheetbridge.core.types import FieldKind, ProblemKind
+from sheetbridge.games import skeld
+from sheetbridge.games.skeld import GAME, contention_winner, decide, sequence_value
+from sheetbridge.templates import default_tables
+
+PLAYERS = ["Marcer", "uri", "Spadez", "Ann"]
+NAMES = {"Marcer": ("Crew1", "Crew2"), "uri": ("CrewA", "CrewB"), "Spadez": ("CrewN", "CrewM"),
+         "Ann": ("Red", "Blue")}
+BOARD_CSV = [["row", "1", "2", "3", "4", "5", "6", "7"],
+             ["1", "1A", "2A", "3A", "S", "11A", "12B", "13C"],
+             ["2", "1B", "2B", "5A", "4C", "6A", "7B", "8C"],
+             ["3", "1C", "2C", "3C", "4B", "P", "9A", "10C"],
+             ["4", "R", "T", "3B", "V", "4A", "W", "10B"],
+             ["5", "5B", "6B", "7A", "8A", "U", "9B", "10A"],
+             ["6", "5C", "6C", "7C", "8B", "X", "9C", "11B"],
+             ["7", "Y", "Z", "11C", "12A", "12C", "13A", "13B"]]
+
+
+def new_match(options=None, garnets=None, starts=None, seed=1):
+    """A match past the pregame: every crewmate named as in the ruleset's examples."""
+    m = Match.new("skeld", PLAYERS, seed=seed, options=options,
+                  garnets=garnets if garnets is not None else {p: 10 for p in PLAYERS})
+    starts = starts or {p: ("1A", "1B") for p in PLAYERS}
+    m.resolve({p: {"crew": [{"name": NAMES[p][i], "start": starts[p][i]} for i in range(2)]}
+               for p in PLAYERS})
+    assert m.state["round"] == 1
+    return m
+
+
+def place(m, player, idx, room, energy=None, items=(), parasite=None):
+    c = m.state["crew"][player][idx]
+    c["pos"] = room
+    if energy is not None:
+        c["energy"] = energy
+    for letter, uses in items:
+        c["items"].append({"item": letter, "uses": uses, "got": 0})
+    if parasite is not None:
+        c["parasite"] = parasite
+        if parasite:
+            m.state["claimed"][player] = True
+
+
+def give(m, player, labels):
+    """Components already claimed (shared inventory, R35) and their rooms activated (R25)."""
+    for lab in labels:
+        m.state["components"][player].append(lab)
+        m.state["activated"].append(lab)
+
+
+def row(move="", energy="", disable="", item="", item_2="", toe=""):
+    return {"move_to": move, "toe_step": toe, "energy": energy, "disable": disable, "item": item, "item_2": item_2}
+
+
+def sub(c1=None, c2=None, upgrades=""):
+    return {"crew": [c1 or row(), c2 or row()], "garnets": [{"cap_upgrades": upgrades}]}
+
+
+def crew(m, player, idx):
+    return m.state["crew"][player][idx]
+
+
+def text(report):
+    return report.text()
+
+
+# ------------------------------------------------------------------ board content (R4, R5, A1)
+
+def test_default_board_is_valid_and_matches_the_documented_grid():
+    tables = default_tables(GAME)
+    assert GAME.check_tables(tables) == []
+    assert [list(r) for r in tables[skeld.BOARD_TABLE]] == BOARD_CSV
+
+
+def test_board_with_a_doubled_and_a_missing_room_is_refused_with_both_named():
+    bad = copy.deepcopy(BOARD_CSV)
+    bad[3][3] = "4C"  # 3C replaced by a second 4C (row 2 column 4 holds the first)
+    problems = GAME.check_tables({skeld.BOARD_TABLE: bad})
+    joined = " ".join(problems)
+    assert "4C at row 2 column 4 and row 3 column 3" in joined
+    assert "missing room(s) 3C" in joined
+
+
+def test_board_with_unknown_label_and_short_row_is_refused():
+    bad = copy.deepcopy(BOARD_CSV)
+    bad[1][1] = "14A"
+    bad[7] = bad[7][:-1]  # row 7 loses 13B
+    joined = " ".join(GAME.check_tables({skeld.BOARD_TABLE: bad}))
+    assert "14A" in joined and "data row 7 has 6 room labels" in joined
+    assert "1A" in joined and "13B" in joined  # both now missing
+    with pytest.raises(Exception):
+        Match.new("skeld", PLAYERS, tables={skeld.BOARD_TABLE: bad})
+
+
+# ------------------------------------------------------------------ pregame (R8-R13, A33)
+
+def test_pregame_names_and_start_cells():
+    m = new_match(starts={"Marcer": ("2C", "5A"), "uri": ("3A", "3A"), "Spadez": ("1A", "2B"),
+                          "Ann": ("1C", "2A")})
+    assert [c["name"] for c in m.state["crew"]["uri"]] == ["CrewA", "CrewB"]
+    assert [c["pos"] for c in m.state["crew"]["Marcer"]] == ["2C", "5A"]
+    assert all(c["energy"] == 5 for p in PLAYERS for c in m.state["crew"][p])  # R13
+    assert m.state["activated"] == []  # R11: starting in a room does not activate it
+    # A34: each player learns co-location and energy privately; uri's two crewmates share 3A
+    priv = text(m.rounds[0].private["uri"])
+    assert "CrewA is in 3A: with uri.CrewB (yours)" in priv
+    assert "CrewA: 5" in priv and "CrewB: 5" in priv
+    assert "Marcer" not in priv  # no other player's crewmate shares uri's room
+    assert "3A" not in text(m.rounds[0].public)  # reveal_start_positions is off
+
+
+def test_pregame_bad_and_missing_start_cells_get_an_allowed_cell():
+    m = Match.new("skeld", PLAYERS, seed=4)
+    s = m.parse("Ann", {"crew": [{"name": "Red", "start": "4B"}, {"name": "Red", "start": ""}]})
+    kinds = {(p.field, p.kind) for p in s.problems}
+    assert ("crewmate 1 start", ProblemKind.ILLEGAL) in kinds  # 4B is a room but not a start cell (R10)
+    assert ("crewmate 2 start", ProblemKind.MISSING) in kinds
+    assert ("crewmate 2 name", ProblemKind.ILLEGAL) in kinds   # both named Red
+    prob = [p for p in s.problems if p.field == "crewmate 1 start"][0]
+    assert "Ann" in prob.message and "4B" in prob.message and "1A, 1B, 1C, 2A, 2B, 2C, 3A, 5A" in prob.message
+    assert "random" in prob.default
+    m.resolve({"Ann": {"crew": [{"name": "Red", "start": "4B"}, {"name": "Red", "start": ""}]}})
+    for p in PLAYERS:  # Ann's cells and everyone else's (no submission) are drawn from the 8 allowed
+        for c in m.state["crew"][p]:
+            assert c["pos"] in skeld.START_CELLS
+    assert [c["name"] for c in m.state["crew"]["Ann"]] == ["Red", "Crewmate 2"]
+    assert any("drew" in line for line in m.rounds[0].host_log)
+
+
+def test_pregame_fixed_fallback_option():
+    m = Match.new("skeld", PLAYERS, seed=4, options={"pregame_fallback": "5A"})
+    m.resolve({})
+    assert all(c["pos"] == "5A" for p in PLAYERS for c in m.state["crew"][p])
+
+
+def test_pregame_formula_is_syntax():
+    m = Match.new("skeld", PLAYERS, seed=4)
+    s = m.parse("uri", {"crew": [{"name": "=A1", "start": "=B2"}, {"name": "", "start": "1A"}]})
+    assert {p.kind for p in s.problems} == {ProblemKind.SYNTAX}
+    assert len(s.problems) == 2
+
+
+# ------------------------------------------------------------------ energy and movement (R13-R21, A3, A8)
+
+def test_income_and_cap():
+    m = new_match()
+    m.resolve({})  # nobody acts: 5 + 3 = 8, capped at 7 (R14, R15)
+    assert all(c["energy"] == 7 for p in PLAYERS for c in m.state["crew"][p])
+
+
+def test_move_cost_and_leftover_energy():
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=5)
+    # 1A -> 11A along row 1: 4 tiles (2A, 3A, S, 11A) = 4 Energy (A3); 5 - 4 = 1 left; next 1 + 3 = 4
+    m.resolve({"uri": sub(row(move="11A"))})
+    assert crew(m, "uri", 0)["pos"] == "11A"
+    assert crew(m, "uri", 0)["energy"] == 4
+
+
+def test_move_off_row_or_column_is_refused_and_the_crewmate_stays():
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=5)
+    s = m.parse("uri", sub(row(move="2B")))  # 2B is diagonal from 1A
+    (p,) = s.problems
+    assert p.kind is ProblemKind.ILLEGAL and p.player == "uri" and p.field == "CrewA move_to"
+    assert p.value == "2B" and "same row or column as 1A" in p.allowed and "stays in 1A" in p.default
+    m.resolve({"uri": sub(row(move="2B"))})
+    assert crew(m, "uri", 0)["pos"] == "1A"
+    assert crew(m, "uri", 0)["energy"] == 7  # nothing spent: 5 + 3 = 8 -> cap 7
+    assert "2B" in text(m.rounds[-1].private["uri"])  # the problem is reported privately
+
+
+def test_move_beyond_energy_is_refused():
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=3)
+    s = m.parse("uri", sub(row(move="11A")))  # 4 tiles, 3 Energy
+    (p,) = s.problems
+    assert p.kind is ProblemKind.ILLEGAL and "costs 4 Energy" in p.reason and "has 3" in p.reason
+
+
+def test_unreadable_move_and_formula_are_syntax():
+    m = new_match()
+    s = m.parse("uri", sub(row(move="seven", energy="=1+1")))
+    assert [(p.field, p.kind) for p in s.problems] == [("CrewA move_to", ProblemKind.SYNTAX),
+                                                         ("CrewA energy", ProblemKind.SYNTAX)]
+
+
+def test_banana_then_move_uses_the_extra_energy_and_cap_still_applies():
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=3, items=[("Y", 1)])
+    # 3 + 3 = 6 (<= cap 7); 1A -> 13C is 6 tiles: 6 - 6 = 0 left; next round 0 + 3 = 3
+    m.resolve({"uri": sub(row(move="13C", item="Eat Yellow Banana"))})
+    c = crew(m, "uri", 0)
+    assert c["pos"] == "13C" and c["energy"] == 3
+    assert c["items"][0]["uses"] == 0
+    m2 = new_match()
+    place(m2, "uri", 0, "1A", energy=6, items=[("Y", 1)])
+    m2.resolve({"uri": sub(row(item="Eat Yellow Banana"))})  # 6 + 3 = 9 -> cap 7 (A10); 7 + 3 -> 7
+    assert crew(m2, "uri", 0)["energy"] == 7
+
+
+# ------------------------------------------------------------------ activation contention (R22-R30)
+
+def test_ruleset_example_tied_energy_three_bidders():
+    """'Marcer's Crew1 submits 2, uri's CrewA submits 2, and Spadez's CrewN submits 1, then
+    Spadez's CrewN will activate the room.'"""
+    m = new_match()
+    for p in ("Marcer", "uri", "Spadez"):
+        place(m, p, 0, "1A", energy=5)
+    m.resolve({"Marcer": sub(row(energy="2")), "uri": sub(row(energy="2")), "Spadez": sub(row(energy="1"))})
+    assert m.state["components"]["Spadez"] == ["1A"]
+    assert m.state["components"]["Marcer"] == [] and m.state["components"]["uri"] == []
+    # every bid is paid (R29): Marcer 5 - 2 = 3 -> 6; uri 3 -> 6; Spadez 5 - 1 = 4 -> 7
+    assert [crew(m, p, 0)["energy"] for p in ("Marcer", "uri", "Spadez")] == [6, 6, 7]
+    assert "1A (Machine Learning)" in text(m.rounds[-1].public)
+    # R38: everyone present learns who activated
+    assert "1A (Machine Learning) was activated by Spadez" in text(m.rounds[-1].private["Marcer"])
+
+
+def test_ruleset_example_tied_energy_two_bidders_nobody_activates():
+    """'Marcer's Crew1 and uri's CrewA ... both submit 2, then nobody activated the room.'"""
+    m = new_match()
+    for p in ("Marcer", "uri"):
+        place(m, p, 0, "1A", energy=5)
+    m.resolve({"Marcer": sub(row(energy="2")), "uri": sub(row(energy="2"))})
+    assert "1A" not in m.state["activated"]
+    assert "Rooms activated this round: none" in text(m.rounds[-1].public)
+    assert crew(m, "Marcer", 0)["energy"] == 6  # 5 - 2 = 3, not refunded; + 3 = 6
+    priv = text(m.rounds[-1].private["uri"])
+    assert "No room holding your crewmates was activated this round." in priv
+    assert "tied" not in priv  # A37: no reason given
+    m2 = new_match(options={"reveal_failure_reasons": "on"})
+    for p in ("Marcer", "uri"):
+        place(m2, p, 0, "1A", energy=5)
+    m2.resolve({"Marcer": sub(row(energy="2")), "uri": sub(row(energy="2"))})
+    assert "CrewA's attempt on 1A failed: tied with another bid" in text(m2.rounds[-1].private["uri"])
+
+
+def test_same_players_two_crewmates_can_cancel_out():
+    m = new_match()  # A43: bids 3, 3 (both uri) and 1 (Ann): Ann wins
+    place(m, "uri", 0, "4B", energy=5)
+    place(m, "uri", 1, "4B", energy=5)
+    place(m, "Ann", 0, "4B", energy=5)
+    m.resolve({"uri": sub(row(energy="3"), row(energy="3")), "Ann": sub(row(energy="1"))})
+    assert m.state["components"]["Ann"] == ["4B"]
+
+
+def test_contention_winner_helper():
+    assert contention_winner([("a", 5), ("b", 4), ("c", 4)]) == "a"
+    assert contention_winner([("a", 5), ("b", 5), ("c", 4), ("d", 4), ("e", 3)]) == "e"
+    assert contention_winner([("a", 1)]) == "a"
+    assert contention_winner([]) is None
+
+
+def test_room_already_activated_and_energy_over_held():
+    m = new_match()
+    give(m, "Ann", ["1A"])
+    place(m, "uri", 0, "1A", energy=5)
+    place(m, "uri", 1, "1B", energy=2)
+    s = m.parse("uri", sub(row(energy="1"), row(energy="3")))
+    p1, p2 = s.problems
+    assert p1.field == "CrewA energy" and "already activated" in p1.reason  # R25
+    assert p2.field == "CrewB energy" and p2.value == "3" and "has 2 Energy" in p2.reason  # A40
+    assert p2.allowed == "a whole number from 1 to 2" and p2.default == "no activation of 1B"
+    m.resolve({"uri": sub(row(energy="1"), row(energy="3"))})
+    assert crew(m, "uri", 1)["energy"] == 5  # the bid was dropped: 2 + 3
+
+
+def test_bonus_room_gives_item_to_the_crewmate_not_the_teammate():
+    m = new_match()
+    place(m, "uri", 0, "T", energy=5)
+    place(m, "uri", 1, "2B", energy=5)
+    m.resolve({"uri": sub(row(energy="1"))})
+    assert [it["item"] for it in crew(m, "uri", 0)["items"]] == ["T"]
+    # R35: bonuses are not shared; the teammate may not step with the Toe (E07)
+    s = m.parse("uri", sub(None, row(toe="N")))
+    (p,) = s.problems
+    assert p.field == "CrewB toe_step" and "does not carry" in p.reason
+
+
+def test_bonus_works_from_the_next_round():
+    m = new_match()  # A12: the Toe won in round 1 cannot step in round 1
+    place(m, "uri", 0, "T", energy=5)
+    s = m.parse("uri", sub(row(energy="1", toe="N")))
+    assert [p.field for p in s.problems] == ["CrewA toe_step"]
+
+
+# ------------------------------------------------------------------ disable (R31-R34, A15)
+
+def test_disable_blocks_this_round_and_the_next_and_uses_all_energy():
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=4)
+    place(m, "Ann", 0, "4B", energy=5)
+    m.resolve({"uri": sub(row(disable="yes")), "Ann": sub(row(energy="1"))})  # round 1
+    assert crew(m, "uri", 0)["energy"] == 3  # 4 -> 0 (R33), + 3
+    assert "4B" not in m.state["activated"] and crew(m, "Ann", 0)["energy"] == 7  # 5 - 1 + 3
+    assert "disabled" not in text(m.rounds[-1].public)  # A15: not announced
+    m.resolve({"Ann": sub(row(energy="1"))})  # round 2: still blocked (R32)
+    assert "4B" not in m.state["activated"]
+    m.resolve({"Ann": sub(row(energy="1"))})  # round 3: open again
+    assert m.state["components"]["Ann"] == ["4B"]
+
+
+def test_second_disable_and_disable_of_p_or_v_are_refused():
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=4)
+    m.resolve({"uri": sub(row(disable="yes"))})
+    place(m, "uri", 0, "5A", energy=4)
+    s = m.parse("uri", sub(row(disable="yes")))
+    (p,) = s.problems
+    assert p.field == "CrewA disable" and "already used" in p.reason and p.default == "no disable"
+    m2 = new_match()
+    place(m2, "Ann", 0, "P", energy=4)
+    place(m2, "Ann", 1, "V", energy=4)
+    s = m2.parse("Ann", sub(row(disable="yes")))
+    assert "cannot be disabled" in s.problems[0].reason  # R34
+    s = m2.parse("Ann", sub(None, row(disable="yes")))
+    assert "cannot be disabled" in s.problems[0].reason
+
+
+def test_both_crewmates_disabling_in_one_round_are_both_dropped():
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=4)
+    place(m, "uri", 1, "5A", energy=4)
+    s = m.parse("uri", sub(row(disable="yes"), row(disable="yes")))
+    assert [p.field for p in s.problems] == ["CrewA disable", "CrewB disable"]
+    m.resolve({"uri": sub(row(disable="yes"), row(disable="yes"))})
+    assert not m.state["disable_used"]["uri"] and m.state["disabled"] == {}
+    assert crew(m, "uri", 0)["energy"] == 7  # nothing spent
+
+
+def test_activate_and_disable_by_one_crewmate_keeps_the_activation():
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=4)
+    s = m.parse("uri", sub(row(energy="2", disable="yes")))
+    (p,) = s.problems  # A7, E19
+    assert p.field == "CrewA disable" and "activation stands" in p.default
+    m.resolve({"uri": sub(row(energy="2", disable="yes"))})
+    assert m.state["components"]["uri"] == ["4B"] and not m.state["disable_used"]["uri"]
+
+
+# ------------------------------------------------------------------ bonuses (R66-R73)
+
+def test_urgot_beats_a_higher_bid_and_is_used_up():
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=5, items=[("U", 1)])
+    place(m, "Ann", 0, "4B", energy=5)
+    m.resolve({"uri": sub(row(energy="1")), "Ann": sub(row(energy="5"))})
+    assert m.state["components"]["uri"] == ["4B"]
+    assert crew(m, "uri", 0)["items"][0]["uses"] == 0
+
+
+def test_urgot_does_not_beat_a_disable_and_is_kept():
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=5, items=[("U", 1)])
+    place(m, "Ann", 0, "4B", energy=5)
+    m.resolve({"uri": sub(row(energy="1")), "Ann": sub(row(disable="yes"))})
+    assert "4B" not in m.state["activated"]
+    assert crew(m, "uri", 0)["items"][0]["uses"] == 1  # A14
+
+
+def test_urgot_does_not_apply_to_bonus_rooms():
+    m = new_match()
+    place(m, "uri", 0, "S", energy=5, items=[("U", 1)])
+    place(m, "Ann", 0, "S", energy=5)
+    m.resolve({"uri": sub(row(energy="1")), "Ann": sub(row(energy="2"))})
+    assert [it["item"] for it in crew(m, "Ann", 0)["items"]] == ["S"]
+    assert crew(m, "uri", 0)["items"][0]["uses"] == 1
+
+
+def test_rose_adds_one_energy_each_round():
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=2, items=[("R", None)])
+    m.resolve({})
+    assert crew(m, "uri", 0)["energy"] == 6  # 2 + 3 + 1
+
+
+def test_take_back_toe_step_costs_one():
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=5, items=[("T", None)])
+    # 1A -> 3A (2 tiles), Toe step south to 5A (1): 5 - 2 - 1 = 2; activate 5A with 2 -> 0
+    m.resolve({"uri": sub(row(move="3A", toe="S", energy="2"))})
+    assert crew(m, "uri", 0)["pos"] == "5A"
+    assert m.state["components"]["uri"] == ["5A"]
+    assert crew(m, "uri", 0)["energy"] == 3  # 0 + 3
+    s = m.parse("uri", sub(row(toe="N")))  # north of 5A is 3A: allowed
+    assert s.problems == ()
+    place(m, "uri", 0, "1A")
+    s = m.parse("uri", sub(row(toe="W")))
+    assert "the hull" in s.problems[0].reason
+
+
+def test_ruleset_example_submission_with_summoner_wall_and_banana():
+    """The ruleset's example: crewmate 1 at 4B (4 Energy, Summoner's Meme) moves to 3C,
+    activates 3C with 2 and walls the east side of 3C; crewmate 2 at 10B (3 Energy, Yellow
+    Banana) eats it, moves to 10A and activates 10A with 4."""
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=4, items=[("S", 1)])
+    place(m, "uri", 1, "10B", energy=3, items=[("Y", 1)])
+    raw = sub(row(move="3C", energy="2", item="Summoner wall E"),
+              row(move="10A", energy="4", item="Eat Yellow Banana"))
+    assert m.parse("uri", raw).problems == ()
+    m.resolve({"uri": raw})
+    assert sorted(m.state["components"]["uri"]) == ["10A", "3C"]
+    # crewmate 1: 4 - 1 (move) - 2 = 1 -> 4; crewmate 2: 3 + 3 - 1 - 4 = 1 -> 4
+    assert crew(m, "uri", 0)["energy"] == 4 and crew(m, "uri", 1)["energy"] == 4
+    assert m.state["walls"] == ["3C|4B"]
+    assert "east wall of 3C (between 3C and 4B)" in text(m.rounds[-1].public)  # R67: public
+    # the wall blocks movement through it (A5), for everyone
+    place(m, "Ann", 0, "1C", energy=5)
+    s = m.parse("Ann", sub(row(move="P")))  # 1C -> 2C -> 3C -> |wall| -> 4B -> P
+    assert "crosses a wall" in s.problems[0].reason
+    # and the public board marks it on both cells
+    grid = GAME.public_view(m.state).blocks[0].grid
+    assert grid[2][2].text == "3C |E" and grid[2][3].text == "4B |W"
+    assert grid[2][2].fill == "BF8F00"  # activated Conductor room, dark fill
+
+
+def test_wiwaxia_drains_everyone_else_in_the_room_two_uses():
+    m = new_match()
+    place(m, "uri", 0, "W", energy=5, items=[("W", 2)])
+    place(m, "uri", 1, "W", energy=2)
+    place(m, "Ann", 0, "W", energy=0)
+    place(m, "Spadez", 0, "W", energy=4)
+    m.resolve({"uri": sub(row(item="Wiwaxia drain"))})
+    # end of round: teammate 2 -> 1, Ann 0 stays 0, Spadez 4 -> 3; then income +3 (cap 7)
+    assert crew(m, "uri", 1)["energy"] == 4
+    assert crew(m, "Ann", 0)["energy"] == 3
+    assert crew(m, "Spadez", 0)["energy"] == 6
+    assert crew(m, "uri", 0)["energy"] == 7  # not transferred (A16): 5 + 3 -> 7
+    assert crew(m, "uri", 0)["items"][0]["uses"] == 1
+    m.resolve({"uri": sub(row(item="Wiwaxia drain"))})
+    assert crew(m, "uri", 0)["items"][0]["uses"] == 0
+    s = m.parse("uri", sub(row(item="Wiwaxia drain")))
+    assert "no Wiwaxia with a use left" in s.problems[0].reason
+    # R40: a used-up bonus is still reported to crewmates in the same room
+    assert "Wiwaxia (used up)" in text(m.rounds[-1].private["Ann"])
+
+
+def test_item_not_carried_is_refused_with_a_message():
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=5)
+    s = m.parse("uri", sub(row(item="Eat Yellow Banana", item_2="Summoner wall E")))
+    p1, p2 = s.problems
+    assert p1.player == "uri" and p1.field == "CrewA item" and p1.value == "Eat Yellow Banana"
+    assert "no uneaten Yellow Banana" in p1.reason and p1.default == "not eaten"
+    assert p2.value == "Summoner wall E" and p2.default == "no wall"
+    s = m.parse("uri", sub(row(item="Fly")))
+    assert s.problems[0].kind is ProblemKind.SYNTAX
+
+
+def test_xcomm_tells_both_players_privately():
+    m = new_match()
+    place(m, "uri", 0, "2A", energy=5, items=[("X", 1)])
+    place(m, "Ann", 1, "2A", energy=5)
+    m.resolve({"uri": sub(row(item="XComm with Ann"))})
+    assert "talk freely with Ann" in text(m.rounds[-1].private["uri"])
+    assert "uri used the XCommunications Device with you" in text(m.rounds[-1].private["Ann"])
+    assert "XComm" not in text(m.rounds[-1].public) and "XCommunications" not in text(m.rounds[-1].public)
+    assert crew(m, "uri", 0)["items"][0]["uses"] == 0
+
+
+# ------------------------------------------------------------------ garnets: cap raises (R17, A11, E27)
+
+def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
+    m = new_match(garnets={p: 10 for p in PLAYERS})
+    m.resolve({"uri": sub(upgrades="2")})
+    assert m.state["cap"]["uri"] == 9
+    rows = [r for r in m.ledger.rows if r.player == "uri" and r.round == 1]
+    assert [r.change for r in rows] == [-6]
+    assert m.ledger.balance("uri") == 4
+    # 5 + 3 = 8 <= 9 for both crewmates
+    assert [c["energy"] for c in m.state["crew"]["uri"]] == [8, 8]
+    s = m.parse("uri", sub(upgrades="1"))
+    assert s.problems[0].field == "cap_upgrades" and s.problems[0].kind is ProblemKind.ILLEGAL
+    assert "cap_upgrades" not in text(m.rounds[-1].public) and "9" not in text(m.rounds[-1].public)
+
+
+def test_cap_raise_without_enough_garnets_is_refused():
+    m = new_match(garnets={"uri": 5})
+    m.resolve({"uri": sub(upgrades="2")})  # needs 6, has 5: whole request dropped
+    assert m.state["cap"]["uri"] == 7 and m.ledger.balance("uri") == 5
+    assert "refused" in text(m.rounds[-1].private["uri"])
+
+
+# ------------------------------------------------------------------ parasite (R52-R57)
+
+def test_parasite_claim_once_per_player_and_vault_needs_three():
+    m = new_match()
+    place(m, "uri", 0, "P", energy=5)
+    m.resolve({"uri": sub(row(energy="1"))})
+    assert crew(m, "uri", 0)["parasite"] and m.state["claimed"]["uri"]
+    s = m.parse("uri", sub(row(energy="1")))  # again at P: E15
+    assert "already claimed" in s.problems[0].reason
+    place(m, "uri", 0, "V", energy=5)
+    s = m.parse("uri", sub(row(energy="2")))  # R55
+    assert s.problems[0].allowed == "a whole number from 3 to 5"
+    place(m, "uri", 1, "V", energy=5)
+    s = m.parse("uri", sub(None, row(energy="3")))  # R54: only the claiming crewmate
+    assert "carries no parasite" in s.problems[0].reason
+
+
+def test_improper_plant_does_not_end_the_game_and_makes_the_planter_ec():
+    m = new_match(options={"max_rounds": "2"})
+    place(m, "uri", 0, "V", energy=5, parasite=True)
+    m.resolve({"uri": sub(row(energy="3"))})
+    assert not m.finished  # R62
+    assert "V (Vault)" in text(m.rounds[-1].public)
+    assert not crew(m, "uri", 0)["parasite"] and m.state["vault_used"]["uri"]
+    give(m, "uri", ["13A", "13B"])  # uri: total 26
+    give(m, "Ann", ["1A"])          # Ann: total 1
+    give(m, "Marcer", ["12A"])      # Marcer: 12
+    give(m, "Spadez", ["2A"])       # Spadez: 2
+    m.resolve({})
+    out = m.outcome()
+    # R50: highest total uri 26 wins; EC: improper planters minus the winner is empty (A26), so R51:
+    # lowest total among the others: Ann 1
+    assert out.winners == ("uri",) and out.elimination_candidate == "Ann"
+    m2 = new_match(options={"max_rounds": "2"})
+    place(m2, "Spadez", 0, "V", energy=5, parasite=True)
+    m2.resolve({"Spadez": sub(row(energy="3"))})
+    give(m2, "uri", ["13A", "13B"])
+    give(m2, "Ann", ["1A"])
+    give(m2, "Marcer", ["12A"])
+    give(m2, "Spadez", ["2A"])
+    m2.resolve({})
+    # R61/A31: the only improper planter Spadez (2) is EC although Ann (1) is lower
+    assert m2.outcome().elimination_candidate == "Spadez"
+
+
+# ------------------------------------------------------------------ Sequences and the end (R44-R51, R58-R61)
+
+CONDUCTOR_EXAMPLE = {  # the ruleset's 30 vs 29 example; 12C is left for the last round
+    "uri": ["1C", "3C", "5C", "7C", "13C"],     # 1 + 3 + 5 + 7 + 13 = 29
+    "Marcer": ["2C", "4C", "6C", "8C", "10C"],  # 2 + 4 + 6 + 8 + 10 = 30
+    "Spadez": ["9C", "11C"],                     # 20
+    "Ann": [],                                   # 12C this round: 12
+}
+
+
+def conductor_match(**kw):
+    m = new_match(**kw)
+    for p, labs in CONDUCTOR_EXAMPLE.items():
+        give(m, p, labs)
+    place(m, "Ann", 0, "12C", energy=5)
+    return m
+
+
+def test_ruleset_example_sequence_value_tiebreak_30_vs_29():
+    m = conductor_match()
+    m.resolve({"Ann": sub(row(energy="1"))})
+    assert m.finished
+    out = m.outcome()
+    # both hold 5 pieces (R45), Marcer's value 30 beats uri's 29 (R46)
+    assert out.winners == ("Marcer",)
+    assert [a.kind for a in out.awards] == ["Token of Life"] and out.awards[0].player == "Marcer"
+    # R51: no plant ever; lowest Conductor value among the others: Ann 12 (Spadez 20, uri 29)
+    assert out.elimination_candidate == "Ann"
+    pub = text(m.rounds[-1].public)
+    assert "Conductor Sequence activated in round 1" in pub
+    assert "Marcer: Conductor: 5 pieces, value 30" in pub and "uri: Conductor: 5 pieces, value 29" in pub
+    # R64: 1 garnet per 3 components: uri 5 -> 1, Marcer 5 -> 1, Spadez 2 -> 0, Ann 1 -> 0
+    paid = {r.player: r.change for r in m.rounds[-1].ledger}
+    assert paid == {"uri": 1, "Marcer": 1}
+    assert m.ledger.balance("uri") == 11 and m.ledger.balance("Ann") == 10
+
+
+def test_decide_ruleset_example_three_sequences_77_to_75():
+    comps = {
+        # Frontier: Spadez 13+12+11+10+3 = 49, Marcer 9, uri 8+7+2 = 17, Ann 1+4+5+6 = 16 (sum 91)
+        # Greenhouse: Marcer 49, Spadez 8, uri 9+7+6 = 22, Ann 1+2+4+5 = 12 (sum 91)
+        # Conductor: uri 13+12+7 = 32, Spadez 11+6+1 = 18, Marcer 10+9 = 19, Ann 2+3+4+5+8 = 22 (91)
+        "Spadez": ["13A", "12A", "11A", "10A", "3A", "8B", "11C", "6C", "1C"],
+        "Marcer": ["9A", "13B", "12B", "11B", "10B", "3B", "10C", "9C"],
+        "uri": ["8A", "7A", "2A", "9B", "7B", "6B", "13C", "12C", "7C"],
+        "Ann": ["1A", "4A", "5A", "6A", "1B", "2B", "4B", "5B", "2C", "3C", "4C", "5C", "8C"],
+    }
+    assert sorted(c for v in comps.values() for c in v) == sorted(skeld.COMPONENTS)
+    assert sequence_value(comps["Spadez"], "A") == 49 and sequence_value(comps["Marcer"], "B") == 49
+    assert sequence_value(comps["uri"], "C") == 32
+    res = decide(PLAYERS, comps, ["A", "B", "C"], [], [], skeld.DEFAULTS)
+    # best single values: Spadez 49, Marcer 49, uri 32, Ann 22 -> tie 49; sums Marcer 77 > Spadez 75
+    assert res["winners"] == ["Marcer"]
+    # EC (A27 sum): Spadez 75, uri 17 + 22 + 32 = 71, Ann 16 + 12 + 22 = 50 -> Ann
+    assert res["ec"] == "Ann"
+    assert "sum 77" in res["numbers"]["Marcer"] and "sum 75" in res["numbers"]["Spadez"]
+
+
+def test_three_sequences_completed_in_one_round_end_to_end():
+    comps = {
+        "Spadez": ["13A", "12A", "11A", "10A", "8B", "11C", "6C", "1C"],  # 3A left
+        "Marcer": ["9A", "13B", "12B", "11B", "10B", "10C", "9C"],         # 3B left
+        "uri": ["8A", "7A", "2A", "9B", "7B", "6B", "13C", "12C"],         # 7C left
+        "Ann": ["1A", "4A", "5A", "6A", "1B", "2B", "4B", "5B", "2C", "3C", "4C", "5C", "8C"],
+    }
+    m = new_match()
+    for p, labs in comps.items():
+        give(m, p, labs)
+    place(m, "Spadez", 0, "3A", energy=5)
+    place(m, "Marcer", 0, "3B", energy=5)
+    place(m, "uri", 0, "7C", energy=5)
+    m.resolve({p: sub(row(energy="1")) for p in ("Spadez", "Marcer", "uri")})
+    out = m.outcome()
+    assert out.winners == ("Marcer",) and out.elimination_candidate == "Ann"
+    assert "Frontier Sequence and Greenhouse Sequence and Conductor Sequence activated" in text(m.rounds[-1].public)
+
+
+def test_correct_plant_wins_and_the_would_be_winner_is_ec():
+    m = conductor_match()
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(energy="1")), "Spadez": sub(row(energy="3"))})
+    out = m.outcome()
+    assert out.winners == ("Spadez",)  # R53, R58
+    assert out.awards[0].player == "Spadez" and out.awards[0].kind == "Token of Life"
+    assert out.elimination_candidate == "Marcer"  # R60: would have won with 30
+
+
+def test_tied_plants_fail_and_the_tied_planter_with_the_lowest_value_is_ec():
+    m = conductor_match()
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    place(m, "uri", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(energy="1")), "Spadez": sub(row(energy="4")), "uri": sub(row(energy="4"))})
+    out = m.outcome()
+    assert out.winners == ("Marcer",)  # R59: normal winner
+    # A25: both tied plants are improper; lowest Conductor value among uri 29, Spadez 20: Spadez
+    assert out.elimination_candidate == "Spadez"
+
+
+def test_higher_planter_wins_over_a_lower_one():
+    m = conductor_match()
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    place(m, "uri", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(energy="1")), "Spadez": sub(row(energy="3")), "uri": sub(row(energy="5"))})
+    out = m.outcome()
+    assert out.winners == ("uri",) and out.elimination_candidate == "Marcer"
+
+
+def test_planter_who_would_have_won_anyway_falls_back():
+    m = conductor_match()
+    place(m, "Marcer", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(energy="1")), "Marcer": sub(row(energy="3"))})
+    out = m.outcome()
+    # A28 fallback: no improper planters, so R51 among the others: Ann 12
+    assert out.winners == ("Marcer",) and out.elimination_candidate == "Ann"
+    m2 = conductor_match(options={"planter_was_winner_ec": "runner_up"})
+    place(m2, "Marcer", 0, "V", energy=5, parasite=True)
+    m2.resolve({"Ann": sub(row(energy="1")), "Marcer": sub(row(energy="3"))})
+    assert m2.outcome().elimination_candidate == "uri"  # 5 pieces, 29
+
+
+def test_tie_after_all_tiebreaks_goes_to_gamewide_tiebreak():
+    comps = {"Marcer": ["1A", "12A"], "uri": ["13A"], "Spadez": ["2A"], "Ann": ["3A"]}
+    res = decide(PLAYERS, comps, [], [], [], skeld.DEFAULTS)  # totals 13, 13, 2, 3
+    assert sorted(res["winners"]) == ["Marcer", "uri"] and res["pending"]
+    assert res["ec"] == "Spadez"
+    opts = dict(skeld.DEFAULTS, gt_ranking="uri, Ann, Marcer, Spadez")
+    res = decide(PLAYERS, comps, [], [], [], opts)
+    assert res["winners"] == ["uri"] and not res["pending"]
+
+
+def test_game_ends_after_round_8_with_highest_total():
+    m = new_match()
+    give(m, "uri", ["13A", "1B"])     # 14
+    give(m, "Ann", ["12C"])           # 12
+    give(m, "Marcer", ["5A", "4C"])   # 9
+    give(m, "Spadez", ["1A", "2A", "3A"])  # 6, 3 components -> 1 garnet
+    for r in range(1, 9):
+        assert not m.finished
+        m.resolve({})
+    assert m.finished and m.state["round"] == 8
+    out = m.outcome()
+    assert out.winners == ("uri",) and out.elimination_candidate == "Spadez"
+    assert {r.player: r.change for r in m.rounds[-1].ledger} == {"Spadez": 1}
+    assert "Energy at the start" not in text(m.rounds[-1].private["uri"])  # R39 omitted at the end
+
+
+def test_zurich_is_worth_four_garnets_at_the_end():
+    m = new_match(options={"max_rounds": "1"})
+    place(m, "Ann", 0, "Z", energy=5)
+    m.resolve({"Ann": sub(row(energy="1"))})
+    assert {r.player: r.change for r in m.rounds[-1].ledger} == {"Ann": 4}
+
+
+# ------------------------------------------------------------------ information model (R37-R41)
+
+def test_private_report_holds_the_four_things_and_nothing_of_others():
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=5)
+    place(m, "uri", 1, "1A", energy=5)
+    place(m, "Ann", 0, "4B", energy=5, items=[("S", 1)])
+    place(m, "Spadez", 0, "1B", energy=5, parasite=True)  # not with uri's crewmates at the end
+    place(m, "Marcer", 0, "5A", energy=5)
+    m.resolve({"uri": sub(row(energy="2")), "Ann": sub(row(energy="1")),
+               "Marcer": sub(row(move="3A", energy="4")), "Spadez": sub(row(move="1A"))})
+    report = m.rounds[-1].private["uri"]
+    assert [b.title for b in report.blocks] == [
+        "1. Crewmates sharing your rooms", "2. Activations of rooms you are in",
+        "3. Energy at the start of round 2", "4. Bonuses and parasites of crewmates in your rooms"]
+    rep = text(report)
+    # 1. co-location (Spadez ended in 1A with CrewB)
+    assert "CrewA is in 4B: with Ann.Red" in rep and "CrewB is in 1A: with Spadez.CrewN" in rep
+    # 2. the activator of a room uri was in
+    assert "4B (Hyacinth) was activated by uri" in rep
+    # 3. own next energy: CrewA 5 - 2 + 3 = 6; CrewB 5 + 3 -> 7
+    assert "CrewA: 6" in rep and "CrewB: 7" in rep
+    # 4. items of co-located crewmates, with parasites
+    assert "Ann.Red in 4B: Summoner's Meme (1 use left)" in rep
+    assert "Spadez.CrewN in 1A: a Parasite" in rep
+    # nothing else: not Marcer's room, bid, energy or activation (3A)
+    assert "Marcer" not in rep and "3A" not in rep
+    assert "Ann: " not in rep  # no other player's energy
+    pub = text(m.rounds[-1].public)
+    assert "4B (Hyacinth)" in pub and "3A (Streamline)" in pub  # R41: rooms activated
+    assert "uri" not in pub and "Marcer" not in pub  # no activators in public
+
+
+def test_form_has_dropdowns_per_crewmate():
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=4, items=[("S", 1)])
+    form = GAME.form(m.state, "uri")
+    crew_sec = form.section("crew")
+    assert crew_sec.rows == 2 and crew_sec.row_labels[0].startswith("CrewA")
+    fields = {f.name: f for f in crew_sec.fields}
+    assert fields["move_to"].kind is FieldKind.CHOICE and "3C" in fields["move_to"].choices
+    # CrewA in 4B and CrewB in 1B: their rows and columns only (9C is in neither)
+    assert "9C" not in fields["move_to"].choices and "8C" in fields["move_to"].choices
+    assert "Summoner wall E" in fields["item"].choices and "Eat Yellow Banana" not in fields["item"].choices
+    assert form.section("garnets").fields[0].name == "cap_upgrades"
+    pre = GAME.form(Match.new("skeld", PLAYERS).state, "uri")
+    assert pre.round == 0 and pre.section("crew").fields[1].choices == skeld.START_CELLS
+
+
+def test_random_submissions_are_legal():
+    m = new_match()
+    rng = Rng.from_seed(9, "legal")
+    for _ in range(8):
+        raws = {p: GAME.random_submission(m.state, p, rng.fork(p)) for p in PLAYERS}
+        for p in PLAYERS:
+            assert m.parse(p, raws[p]) is None or m.parse(p, raws[p]).problems == ()
+        if m.finished:
+            break
+        m.resolve(raws)
+        if m.finished:
+            break
+
+
+def test_resolve_does_not_mutate_input_state():
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=5)
+    before = copy.deepcopy(m.state)
+    from sheetbridge.core.types import RoundInput
+    sub_ = GAME.parse(m.state, "uri", sub(row(energy="1")))
+    GAME.resolve(m.state, RoundInput(1, {"uri": sub_}, {p: 0 for p in PLAYERS}, default_tables(GAME)), Rng(1))
+    assert m.state == before
+
+
+def test_parasite_room_contention_one_claimant_a_round():
+    m = new_match()
+    place(m, "uri", 0, "P", energy=5)
+    place(m, "Ann", 0, "P", energy=5)
+    m.resolve({"uri": sub(row(energy="2")), "Ann": sub(row(energy="1"))})  # A20: 2 beats 1
+    assert m.state["claimed"] == {"Marcer": False, "uri": True, "Spadez": False, "Ann": False}
+    m2 = new_match(options={"parasite_room_contention": "off"})
+    place(m2, "uri", 0, "P", energy=5)
+    place(m2, "Ann", 0, "P", energy=5)
+    m2.resolve({"uri": sub(row(energy="2")), "Ann": sub(row(energy="1"))})  # both claim
+    assert m2.state["claimed"]["uri"] and m2.state["claimed"]["Ann"]
+
+
+def test_announce_disables_option():
+    m = new_match(options={"announce_disables": "on"})
+    place(m, "uri", 0, "4B", energy=4)
+    m.resolve({"uri": sub(row(disable="yes"))})
+    assert "Disabled this round: 4B" in text(m.rounds[-1].public)
+
+
+def test_toe_step_through_a_wall_is_refused():
+    m = new_match()
+    m.state["walls"].append("3C|4B")
+    place(m, "uri", 0, "3C", energy=5, items=[("T", None)])
+    s = m.parse("uri", sub(row(toe="E")))
+    assert s.problems[0].field == "CrewA toe_step" and "a wall" in s.problems[0].reason
+
+
+def test_multi_sequence_piece_count_option():
+    # Frontier and Greenhouse activated at once.
+    # Frontier: Marcer 1..9 (9 pieces, value 45), uri 10..13 (4 pieces, value 46).
+    # Greenhouse: Spadez 1..8 (8 pieces, value 36), Ann 9..13 (5 pieces, value 55).
+    comps = {"Marcer": [f"{n}A" for n in range(1, 10)], "uri": [f"{n}A" for n in range(10, 14)],
+             "Spadez": [f"{n}B" for n in range(1, 9)], "Ann": [f"{n}B" for n in range(9, 14)]}
+    # A30 off (literal): best single value Ann 55 > uri 46 > Marcer 45 > Spadez 36 -> Ann
+    assert decide(PLAYERS, comps, ["A", "B"], [], [], skeld.DEFAULTS)["winners"] == ["Ann"]
+    # on: most pieces in one Sequence first: Marcer 9 > Spadez 8 > Ann 5 > uri 4 -> Marcer
+    opts = dict(skeld.DEFAULTS, multi_seq_use_piece_count=True)
+    assert decide(PLAYERS, comps, ["A", "B"], [], [], opts)["winners"] == ["Marcer"]
+
+
+def test_plant_requires_target_option():
+    m = conductor_match(options={"plant_requires_target": "on"})
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    form = GAME.form(m.state, "Spadez")
+    assert "plant_sequence" in [f.name for f in form.section("crew").fields]
+    r = sub(row(energy="3"))
+    s = m.parse("Spadez", r)  # E17: a plant must name its Sequence
+    assert s.problems[0].field == "CrewN energy" and "name its Sequence" in s.problems[0].reason
+    r["crew"][0]["plant_sequence"] = "Greenhouse"
+    assert m.parse("Spadez", r).problems == ()
+    m.resolve({"Ann": sub(row(energy="1")), "Spadez": r})
+    out = m.outcome()
+    # Conductor is activated, the plant named Greenhouse: improper (A22, A25). Marcer wins (30 vs 29);
+    # the only improper planter Spadez is EC (R61).
+    assert out.winners == ("Marcer",) and out.elimination_candidate == "Spadez"
+
+
+def test_winner_can_be_ec_option():
+    # 8-round end (max_rounds 1): totals Marcer 13, uri 12, Spadez 11, Ann 10; Marcer planted improperly.
+    m = new_match(options={"max_rounds": "1", "winner_can_be_ec": "on"})
+    for p, lab in (("Marcer", "13A"), ("uri", "12A"), ("Spadez", "11A"), ("Ann", "10A")):
+        give(m, p, [lab])
+    m.state["plants"].append({"player": "Marcer", "crew": 0, "energy": 3, "round": 0, "seq": None})
+    m.resolve({})
+    out = m.outcome()
+    # the improper-planter rule picks among {Marcer}; with the option the winner is not excluded
+    assert out.winners == ("Marcer",) and out.elimination_candidate == "Marcer"

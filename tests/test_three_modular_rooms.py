@@ -1,0 +1,352 @@
+"""Three Modular Rooms: outcomes computed by hand from the ruleset (R/A numbers from the rulings)."""
+from fractions import Fraction
+
+import pytest
+
+from sheetbridge.core.match import Match
+from sheetbridge.core.types import ProblemKind
+from sheetbridge.games.three_modular_rooms import DEFAULTS, calculate, resolve_rooms, room_scoring
+
+
+def rooms(**by_room):
+    """rooms(Null=[("A", 1), ...]) with owners in roster order."""
+    return resolve_rooms(by_room, DEFAULTS)
+
+
+def play(card, room, buy="", hide="no"):
+    return {"play": [{"card": str(card), "room": room}], "buy": [{"buy_cards": buy, "buy_hide": hide}]}
+
+
+def game(players, garnets=0, **options):
+    return Match.new("three-modular-rooms", players, seed=1, options=options,
+                     garnets={p: garnets for p in players})
+
+
+# ---- the ruleset's own examples -------------------------------------------
+
+def test_card_1_example():
+    # R13: [1,5,6,6] -> [1,5,-6,-6]: the two 6s are the highest and both flip.
+    assert rooms(Null=[("a", 1), ("b", 5), ("c", 6), ("d", 6)])["Null"].values == [1, 5, -6, -6]
+
+
+def test_card_3_example():
+    # R16: [3] -> [30]; 30 is 0 mod 3 so Null gives 1.5x: 45.
+    r = rooms(Null=[("a", 3)])["Null"]
+    assert r.values == [30] and r.score == 45
+
+
+def test_card_4_example_total_16_ignores_the_6():
+    # R17: cards 4, 6, 6 total 16 at step 4, so the 6s (ending in 6) are ignored.
+    r = rooms(Null=[("a", 4), ("b", 6), ("c", 6)])["Null"]
+    assert [c.ignored for c in r.played] == [False, True, True]
+
+
+def test_card_4_silences_the_5_point_but_not_the_value():
+    # [4,5,6] totals 15 at step 4: the 5 is ignored (no point though rooms are empty).
+    # The 6 still acts: 15 is a multiple of 5, so a 15 is added -> 30; Null 30 mod 3 = 0 -> 45.
+    r = rooms(Null=[("a", 4), ("b", 5), ("c", 6)])["Null"]
+    assert r.five_scorers == []
+    assert r.values == [4, 5, 6, 15] and r.score == 45
+
+
+# ---- every card --------------------------------------------------------------
+
+def test_card_1_flips_back_with_two_ones():
+    # A5: [1,1]: first 1 flips the highest (both 1s) -> [-1,-1]; second flips them back -> [1,1].
+    assert rooms(Null=[("a", 1), ("b", 1)])["Null"].values == [1, 1]
+
+
+def test_card_2_ignores_duplicates_in_its_room():
+    # [2,8,8,5]: the 8s are ignored, so no collapse: 2+8+8+5 = 23; 23 mod 3 = 2, Null needs 0 -> 23.
+    r = rooms(Null=[("a", 2), ("b", 8), ("c", 8), ("d", 5)])["Null"]
+    assert r.score == 23
+    assert r.five_scorers == ["d"]  # the 5 is no duplicate and two rooms are empty (R18)
+    # Without the 2: [3,8,8,5] -> first 8 collapses to 8*3 = 24; 24 mod 3 = 0 -> 36.
+    assert rooms(Null=[("a", 3), ("b", 8), ("c", 8), ("d", 5)])["Null"].score == 36
+
+
+def test_two_twos_in_one_room_apply_in_every_room():
+    # R15, A7: Solitary holds two 2s, so Null's duplicated 7s are ignored too.
+    # Null [7,7,1]: step 1 -> [-7,-7,1]; the 7s are ignored so step 7 does nothing: -13.
+    # -13 mod 3 = 2, Null needs 0 -> -13. Solitary [2,2] = 4, 4 mod 3 = 1 -> 6.
+    res = rooms(Null=[("a", 7), ("b", 7), ("c", 1)], Solitary=[("d", 2), ("e", 2)])
+    assert res["Null"].score == -13
+    assert res["Solitary"].score == 6
+    # With one 2 only in Solitary, Null's 7s act: [-7,-7,1] -> [-7,-7,7] = -7; -7 mod 3 = 2 -> -7.
+    res = rooms(Null=[("a", 7), ("b", 7), ("c", 1)], Solitary=[("d", 2), ("e", 3)])
+    assert res["Null"].score == -7
+
+
+def test_two_before_all_effects_option_silences_duplicated_ones():
+    # A3: [2,1,1,5]. in_order: first 1: max 5 -> [2,1,1,-5]; second 1: max 2 -> [-2,1,1,-5]
+    # = -5; -5 mod 3 = 1, Null needs 0 -> -5. before_all_effects: the 1s are silenced: 2+1+1+5 = 9 -> 13.5.
+    cards = dict(Null=[("a", 2), ("b", 1), ("c", 1), ("d", 5)])
+    assert resolve_rooms(cards, DEFAULTS)["Null"].score == -5
+    alt = {**DEFAULTS, "two_ignore_timing": "before_all_effects"}
+    assert resolve_rooms(cards, alt)["Null"].score == Fraction(27, 2)
+
+
+def test_card_3_not_alone_does_nothing():
+    assert rooms(Null=[("a", 3), ("b", 4)])["Null"].values == [3, 4]
+
+
+def test_card_5_needs_an_empty_room():
+    # All rooms occupied: no point for the 5 (R18).
+    res = rooms(Null=[("a", 5)], Solitary=[("b", 4)], Duel=[("c", 7)])
+    assert res["Null"].five_scorers == []
+    assert rooms(Null=[("a", 5)])["Null"].five_scorers == ["a"]
+
+
+def test_card_6_adds_15_and_minus_14():
+    # [6,4]: sum 10 -> +15 -> [6,4,15] = 25; 25 mod 3 = 1, Null -> 25.
+    assert rooms(Null=[("a", 6), ("b", 4)])["Null"].values == [6, 4, 15]
+    # [6,1]: step 1 flips the 6 -> [-6,1] = -5 -> +15 -> [-6,1,15] = 10.
+    assert rooms(Null=[("a", 6), ("b", 1)])["Null"].values == [-6, 1, 15]
+    # [6,8] (A12): sum 14 is a multiple of 7 -> -14 added; then 8 collapses: 8 * -14 = -112.
+    # -112 mod 3 = 2, so in Duel it is multiplied: -168.
+    r = rooms(Duel=[("a", 8), ("b", 6)])["Duel"]
+    assert r.values == [-112] and r.score == -168
+
+
+def test_card_6_multiple_of_35_adds_both_and_sequential_option():
+    # A sum of 0 is a multiple of 35 (A11): [6,-6] is impossible; [6,4,-10] = 0 -> +15 and -14.
+    assert rooms(Null=[("a", 6), ("b", 4), ("c", -10)])["Null"].values == [6, 4, -10, 15, -14]
+    # Sequential: after +15 the sum is 15, not a multiple of 7: only the 15.
+    seq = {**DEFAULTS, "six_conditions": "sequential"}
+    assert resolve_rooms({"Null": [("a", 6), ("b", 4), ("c", -10)]}, seq)["Null"].values == [6, 4, -10, 15]
+
+
+def test_card_7_makes_sevens():
+    # [7,5,-10] -> [7,7,-7] = 7; 7 mod 3 = 1, Null -> 7.
+    r = rooms(Null=[("a", 7), ("b", 5), ("c", -10)])["Null"]
+    assert r.values == [7, 7, -7] and r.score == 7
+
+
+def test_card_8_collapse_and_single_card():
+    # [8,3,4] -> max 8 * min 3 = 24; 24 mod 3 = 0 -> Null 36.
+    assert rooms(Null=[("a", 8), ("b", 3), ("c", 4)])["Null"].score == 36
+    # A lone 8 has no effect (R23): 8 mod 3 = 2 -> Duel 12.
+    assert rooms(Duel=[("a", 8)])["Duel"].score == 12
+
+
+def test_card_9_doubles_with_three_people():
+    # [9,3,6]: sum 18 (no 6 effect); three people -> 2x; 18 mod 3 = 0 in Null -> 36.
+    assert rooms(Null=[("a", 9), ("b", 3), ("c", 6)])["Null"].score == 36
+    # In Solitary 18 mod 3 = 0 != 1: no multiplier (A15) -> 18; with nine_without_match=2x -> 36.
+    assert rooms(Solitary=[("a", 9), ("b", 3), ("c", 6)])["Solitary"].score == 18
+    alt = {**DEFAULTS, "nine_without_match": "2x"}
+    assert resolve_rooms({"Solitary": [("a", 9), ("b", 3), ("c", 6)]}, alt)["Solitary"].score == 36
+    # Two people: 1.5x. [9,3] = 12 -> Null 18.
+    assert rooms(Null=[("a", 9), ("b", 3)])["Null"].score == 18
+
+
+def test_minus_11_scores_in_range_with_half_points():
+    # Duel [-11,4]: step 4: total -7, last digit 7: nothing ignored. -7 mod 3 = 2 -> Duel 1.5x = -10.5.
+    # -15 <= -10.5 <= -5 and two people: the -11 scores (R28).
+    m = game(["A", "B"], rounds=1)
+    m.resolve({"A": play(-11, "Duel"), "B": play(4, "Duel")})
+    # Duel -10.5 vs two empty rooms at 0: the empty rooms tie for highest, so Duel, the third room, scores.
+    assert m.state["points"] == {"A": 2, "B": 1}
+    assert "Duel: A, B; score -10.5" in m.rounds[0].public.text()
+
+
+def test_minus_11_alone_scores_nothing():
+    # Alone in Duel: -11 mod 3 = 1 -> no bonus -> -11, in range but only one person: no -11 point.
+    # Null and Solitary tie at 0 for the highest, so Duel, the third room, scores: A gets 1 point, not 2.
+    res = rooms(Duel=[("a", -11)])
+    assert res["Duel"].score == -11 and room_scoring(res, "zero_included") == ["Duel"]
+    m = game(["A"], rounds=1)
+    m.resolve({"A": play(-11, "Duel")})
+    assert m.state["points"]["A"] == 1
+
+
+# ---- room scoring and ties --------------------------------------------------
+
+def test_two_room_tie_gives_the_point_to_the_third_room():
+    # Null [1] -> [-1]; -1 mod 3 = 2 -> -1. Solitary [4]: 4 mod 3 = 1 -> 6. Duel [6]: 6 mod 3 = 0 -> 6.
+    # Solitary and Duel tie at 6: Null scores (R31), even though it is lowest.
+    m = game(["A", "B", "C"], rounds=1)
+    m.resolve({"A": play(1, "Null"), "B": play(4, "Solitary"), "C": play(6, "Duel")})
+    assert m.state["points"] == {"A": 1, "B": 0, "C": 0}
+
+
+def test_three_way_tie_everyone_scores():
+    # Null [6] -> 6*1.5 = 9. Solitary [9] -> 9 (0 mod 3). Duel [4,5]: total 9 at step 4 ignores no
+    # played card; the 5 scores nothing since no room is empty; 9 mod 3 = 0 -> 9. All tie at 9 (R32).
+    m = game(["A", "B", "C", "D"], rounds=1)
+    m.resolve({"A": play(6, "Null"), "B": play(9, "Solitary"), "C": play(4, "Duel"), "D": play(5, "Duel")})
+    assert m.state["points"] == {"A": 1, "B": 1, "C": 1, "D": 1}
+
+
+def test_single_highest_room_scores_and_card_5_adds_a_point():
+    # Null [3] alone -> 30 -> 45 (A scores). Solitary [5,2]: 7, 7 mod 3 = 1 -> 10.5; Duel empty: the 5 scores.
+    m = game(["A", "B", "C"], rounds=1)
+    m.resolve({"A": play(3, "Null"), "B": play(5, "Solitary"), "C": play(2, "Solitary")})
+    assert m.state["points"] == {"A": 1, "B": 1, "C": 0}
+
+
+def test_empty_room_policy_excluded():
+    # Only Null occupied, score -1 ([1] -> [-1]). zero_included: the two empty rooms tie at 0 -> Null
+    # scores as the third room. excluded: Null is the only room compared -> it scores as well.
+    res = rooms(Null=[("a", 1)])
+    assert room_scoring(res, "zero_included") == ["Null"]
+    # Null [3] -> 45 alone among compared rooms; Solitary [-12] -> -12 (0 mod 3 != 1). An empty Duel at 0
+    # would be a middle room; excluded compares only Null and Solitary: Null scores.
+    res = rooms(Null=[("a", 3)], Solitary=[("b", -12)])
+    assert room_scoring(res, "excluded") == ["Null"]
+    # Tie between all occupied rooms with excluded: Null [6] = 9, Solitary [9] = 9 -> both score.
+    res = rooms(Null=[("a", 6)], Solitary=[("b", 9)])
+    assert room_scoring(res, "excluded") == ["Null", "Solitary"]
+    assert room_scoring(res, "zero_included") == ["Duel"]  # two-room tie: the empty Duel "scores" nobody
+
+
+# ---- garnets -----------------------------------------------------------------
+
+def test_minus_10_takes_a_garnet_from_each_other_player_who_has_one():
+    # R25-R27: A plays -10 in Null with B and C. B has 2 garnets and pays 1; C has 0 and pays nothing.
+    m = Match.new("three-modular-rooms", ["A", "B", "C"], seed=1, options={"rounds": 2},
+                  garnets={"A": 0, "B": 2, "C": 0})
+    rec = m.resolve({"A": play(-10, "Null"), "B": play(3, "Null"), "C": play(4, "Null")})
+    assert m.ledger.balances(["A", "B", "C"]) == {"A": 1, "B": 1, "C": 0}
+    assert "Card -10: you gained 1 garnet(s) from B." in rec.private["A"].text()
+    assert "You lost 1 garnet(s)." in rec.private["B"].text()
+    assert "A" not in rec.private["B"].text().replace("card", "")  # the payer is not told who took it
+    assert "lost" not in rec.private["C"].text()
+
+
+def test_two_minus_10s_take_only_from_those_who_can_pay_both():
+    # A7-free room [-10,-10,3] (no 2): k = 2. C owes 2 but has 1: pays nothing (R26).
+    # A and D owe each other 1 and both can pay: net zero.
+    m = Match.new("three-modular-rooms", ["A", "C", "D"], seed=1, options={"rounds": 2},
+                  garnets={"A": 5, "C": 1, "D": 5})
+    m.resolve({"A": play(-10, "Duel"), "C": play(3, "Duel"), "D": play(-10, "Duel")})
+    assert m.ledger.balances(["A", "C", "D"]) == {"A": 5, "C": 1, "D": 5}
+    assert len(m.rounds[0].ledger) == 4  # two payments, two collections
+
+
+def test_card_purchase_is_charged_announced_mod_3_and_arrives_next_round():
+    m = game(["A", "B"], garnets=10, rounds=3)
+    rec = m.resolve({"A": play(7, "Null", buy="7"), "B": play(3, "Duel")})
+    assert m.ledger.balance("A") == 5
+    assert "A card was bought; its value mod 3 is 1." in rec.public.text()  # 7 mod 3 = 1 (R36)
+    assert "A bought" not in rec.public.text()  # the buyer is never named (A26)
+    assert m.state["hands"]["A"].count(7) == 1  # the played 7 is gone, the copy has arrived
+    # -10 mod 3 = 2 (A20: mathematical remainder)
+    rec = m.resolve({"A": play(7, "Null", buy="-10"), "B": play(4, "Duel")})
+    assert "its value mod 3 is 2." in rec.public.text()
+
+
+def test_unaffordable_purchases_are_all_rejected():
+    m = game(["A", "B"], garnets=7, rounds=3)
+    rec = m.resolve({"A": play(1, "Null", buy="7", hide="yes"), "B": play(3, "Duel")})  # 5 + 3 > 7
+    assert m.ledger.balance("A") == 7
+    assert "none were made and nothing was charged" in rec.private["A"].text()
+    assert "bought" not in rec.public.text()
+
+
+def test_hiding_shows_counts_only():
+    m = game(["A", "B", "C"], garnets=5, rounds=3)
+    rec = m.resolve({"A": play(1, "Null", hide="yes"), "B": play(3, "Null"), "C": play(4, "Duel")})
+    text = rec.public.text()
+    assert "Null: 2 player(s)" in text and "Solitary: 0 player(s)" in text and "Duel: 1 player(s)" in text
+    assert "B" not in text.split("Round 1: rooms")[1].replace("bought", "")
+    assert m.ledger.balance("A") == 2
+
+
+def test_final_round_card_purchase_rejected():
+    m = game(["A", "B"], garnets=10, rounds=1)
+    sub = m.parse("A", play(1, "Null", buy="5"))
+    assert [p.field for p in sub.problems] == ["buy_cards"]
+    assert sub.problems[0].kind is ProblemKind.ILLEGAL
+
+
+# ---- submissions: missing and invalid -----------------------------------------
+
+@pytest.mark.parametrize("card,kind,reason", [
+    ("seven", ProblemKind.SYNTAX, "not a card number"),
+    ("=1+1", ProblemKind.SYNTAX, "a formula"),
+    ("13", ProblemKind.ILLEGAL, "no such card"),
+    ("3, 5", ProblemKind.SYNTAX, "two cards"),
+])
+def test_bad_card_is_a_clear_problem(card, kind, reason):
+    m = game(["Ann", "Bo"])
+    sub = m.parse("Ann", play(card, "Null"))
+    (prob,) = sub.problems
+    assert prob.kind is kind and reason in prob.reason
+    assert prob.message.startswith(f"Ann: card = {card!r}")
+    assert "allowed: 1, 2, 3" in prob.message and "random card" in prob.message
+    assert sub.values["room"] == "Null"  # the valid part is kept (A24)
+
+
+def test_card_already_played_and_unknown_room():
+    m = game(["Ann", "Bo"])
+    m.resolve({"Ann": play(3, "Null"), "Bo": play(4, "Duel")})
+    sub = m.parse("Ann", play(3, "Lobby"))
+    kinds = {p.field: p.kind for p in sub.problems}
+    assert kinds == {"card": ProblemKind.ILLEGAL, "room": ProblemKind.SYNTAX}
+    assert "already played" in sub.problems[0].reason
+    assert "allowed: Null, Solitary or Duel" in sub.problems[1].message
+
+
+def test_unicode_minus_and_case_are_accepted():
+    m = game(["Ann", "Bo"])
+    sub = m.parse("Ann", play("\u221210", " duel "))
+    assert sub.valid and sub.values["card"] == -10 and sub.values["room"] == "Duel"
+
+
+def test_missing_player_gets_random_play_and_cannot_score():
+    # Bo submits nothing (R33, R34): a random card and room, no points whatever happens.
+    m = game(["Ann", "Bo"], rounds=2)
+    rec = m.resolve({"Ann": play(3, "Null")})
+    assert m.state["points"]["Bo"] == 0
+    assert len(m.state["hands"]["Bo"]) == 11  # the random card was used up (A1, A24)
+    assert "You did not submit" in rec.private["Bo"].text()
+    assert "Bo" in rec.public.text()  # still placed in a room, with no marker (A24)
+    assert "did not submit" not in rec.public.text().lower()
+
+
+def test_invalid_room_is_random_and_forfeits_points():
+    # Ann alone would score 45 in Null with her 3; with an invalid room she cannot score.
+    m = game(["Ann"], rounds=2)
+    rec = m.resolve({"Ann": play(3, "Lobby")})
+    assert m.state["points"]["Ann"] == 0
+    assert "Your room was chosen at random" in rec.private["Ann"].text()
+
+
+def test_minus_12_learns_pooled_faces():
+    m = game(["A", "B", "C", "D"], rounds=2)
+    rec = m.resolve({"A": play(-12, "Null"), "B": play(7, "Solitary"), "C": play(-11, "Duel"),
+                     "D": play(2, "Null")})
+    assert "Card -12: cards played in the other two rooms: -11, 7" in rec.private["A"].text()
+    assert "-12" not in rec.private["B"].text()
+
+
+# ---- end of game ---------------------------------------------------------------
+
+def test_opal_challenge_single_completer_and_payouts():
+    # Null [3] alone -> 45 (bonus). Solitary [4] -> 6 (4 mod 3 = 1, bonus). Duel [7] -> 7 mod 3 = 1: no
+    # bonus. C is the only player without the bonus: opal challenge (R45). Null scores: A +1.
+    m = game(["A", "B", "C"], rounds=1)
+    rec = m.resolve({"A": play(3, "Null"), "B": play(4, "Solitary"), "C": play(7, "Duel")})
+    out = m.outcome()
+    assert out.winners == ("A",)
+    assert {(a.player, a.kind, a.count) for a in out.awards} == {("A", "Token of Life", 2), ("A", "opal", 1),
+                                                                 ("C", "opal", 1)}
+    # 1 garnet per point at the end (R44): A +1.
+    assert [(r.player, r.change, r.reason) for r in rec.ledger] == [("A", 1, "points payout")]
+
+
+def test_loser_tie_broken_by_fewest_garnets():
+    # A scores (Null 45); B and C tie on 0 points. Garnets after payouts: B 3, C 1 -> C to the EC (A31).
+    m = Match.new("three-modular-rooms", ["A", "B", "C"], seed=1, options={"rounds": 1},
+                  garnets={"A": 0, "B": 3, "C": 1})
+    m.resolve({"A": play(3, "Null"), "B": play(4, "Solitary"), "C": play(7, "Duel")})
+    out = m.outcome()
+    assert out.losers == ("B", "C") and out.elimination_candidate == "C"
+    assert any("winners vote" in p for p in out.pending)
+
+
+def test_calculator_trace_never_touches_a_game():
+    lines = calculate({"Null": [1, 5, 6, 6]})
+    assert "Null: cards [1, 5, 6, 6]" in lines[0]
+    assert lines[-1] == "Scoring room(s): Null"
