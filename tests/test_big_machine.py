@@ -554,7 +554,11 @@ def test_table_errors_conflicting_middle_connector_and_disconnected_machine():
     t[bm.CONNECTORS_TABLE] = [r for r in t[bm.CONNECTORS_TABLE] if r[2:4] not in (["M1", "1"], ["M3", "1"])
                               or r[0] != "Red"]
     probs = " ".join(bm.GAME.check_tables(t))
-    assert "no connector" in probs  # M1-M3 of the Red half are then unconnected
+    # the Red half's own nodes are then cut off from M1-M3
+    assert "A machine of the Red left half and the White right half falls apart" in probs
+    t = _tables()
+    t[bm.NODES_TABLE].append(["Blue", "Right", "7", "3", "3"])  # a node with no connector
+    assert "The Blue right half: node 7 has no connector" in " ".join(bm.GAME.check_tables(t))
 
 
 def test_match_refuses_bad_tables():
@@ -582,3 +586,35 @@ def test_random_submission_is_legal():
         for p in ROSTER:
             sub = m.parse(p, bm.GAME.random_submission(m.state, p, rng))
             assert not sub.problems, [x.message for x in sub.problems]
+
+
+def test_gift_larger_than_what_is_left_is_not_made_and_cross_team_option():
+    m = start()
+    # Ann bids 10 and is alone in White: 12 - 10 = 2 left, a gift of 3 is not made (A16)
+    rec = m.resolve({"Ann": turn("White", 10, 0, "L1", give=[("Bo", 3)])})
+    assert m.state["cogs"]["Ann"] == 2 and m.state["cogs"]["Bo"] == 12
+    assert "applied: nothing given" in text(rec.private["Ann"])
+    m = start(options={"cross_team_trades": "false"})
+    sub = m.parse("Ann", turn("White", 0, 0, "L1", give=[("Cy", 1)]))
+    prob = next(p for p in sub.problems if p.field == "give row 1 to")
+    assert prob.value == "Cy" and "not on your team" in prob.reason and prob.allowed == "Bo"
+    assert sub.values["gifts"] == []
+
+
+def test_jump_without_balance_check_is_logged_not_charged():
+    m = _round_two(options={"enforce_garnets": "false"})
+    rec = m.resolve({"Ann": turn("White", 0, 0, "R5", jump="yes")})
+    assert not rec.ledger and m.state["prev"]["Ann"] == "R5"
+    assert any("Ann: jump L4 -> R5 accepted without a balance check" in line for line in rec.host_log)
+
+
+def test_meadow_selection_view_shows_the_halves_of_ones_side():
+    m = Match.new("big-machine", ROSTER, seed=1)
+    ann = text(m.player_report("Ann"))   # the player: left halves
+    bo = text(m.player_report("Bo"))     # the guest: right halves
+    assert "The Blue Meadow's left half" in ann and "Meadow's right half" not in ann
+    assert "The Blue Meadow's right half" in bo
+    # the White half as listed at the top of this file, own nodes named L1..L5
+    assert "L1-L2 L1 > L2" in ann and "L4-L2 enemies" in ann
+    form = m.form("Ann")
+    assert form.section("start").fields[0].choices == tuple(bm.MEADOWS)

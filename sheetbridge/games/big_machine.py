@@ -353,7 +353,7 @@ def read_catalog(tables: Tables) -> tuple[dict, list[str]]:
                                 f"{s.value} or Both) to {CONNECTORS_TABLE!r}.")
                 continue
             linked = {x for c in half["connectors"] for x in (c["a"], c["b"])}
-            lonely = [x for x in list(half["nodes"]) + list(MIDDLE) if x not in linked]
+            lonely = [x for x in half["nodes"] if x not in linked]  # middles: checked per machine
             if lonely:
                 problems.append(f"The {m} {s.value.lower()} half: node {', '.join(lonely)} has no connector; "
                                 f"join it to the machine in {CONNECTORS_TABLE!r}.")
@@ -753,7 +753,7 @@ class BigMachine(GameRules):
             Field("cogs", "Cogs", FieldKind.INTEGER, minimum=1, maximum=max(1, cogs), required=False)),
             rows=2, help="given after this round's auctions from the cogs you have left")
         return Form(r, f"Round {r} of {ROUNDS}", (Section("turn", "Your move", tuple(fields)), give), help=(
-            f"Round {r} of {ROUNDS}. You are in the {state['meadow'][player]} Meadow with {cogs} cogs.",
+            f"Round {r} of {ROUNDS}. You are in the {state['meadow'][player]} Meadow with {_cogs(cogs)}.",
             "Move, then the highest unique bid in each meadow wins a part of the meadow's colour with power "
             "= people there + power-up; everyone else there installs a faulty part.",
             f"Install node: {where}.",
@@ -936,13 +936,18 @@ class BigMachine(GameRules):
                 st["cogs"][a] -= t["cogs"]
                 st["cogs"][b] += t["cogs"]
                 log.append(f"{where}: {a} gave {b} {t['cogs']} cogs")
-                notes[a].append(f"Recorded trade: you gave {t['cogs']} cogs to {b}.")
-                notes[b].append(f"Recorded trade: {a} gave you {t['cogs']} cogs.")
+                notes[a].append(f"Recorded trade: you gave {_cogs(t['cogs'])} to {b}.")
+                notes[b].append(f"Recorded trade: {a} gave you {_cogs(t['cogs'])}.")
 
     def _resolve_start(self, st: State, round_input: RoundInput, rng: Rng) -> RoundResult:
         """M6, R3-R6, A24: starting meadows, machines assembled, positions public."""
-        log: list[str] = []
+        log: list[str] = [f"round seed {rng.state} (random draws: missing meadows)"]
         notes: dict[str, list[str]] = {p: [] for p in st["roster"]}
+        # the halves "given during meadow selection": the host's tables as they are now (M1, M2)
+        catalog, problems = read_catalog(round_input.tables)
+        relation, more = read_relation(round_input.tables)
+        if not problems and not more:
+            st["catalog"], st["relation"] = catalog, relation
         for p in st["roster"]:
             sub = round_input.submissions.get(p)
             meadow = sub.values.get("meadow") if sub else None
@@ -981,7 +986,6 @@ class BigMachine(GameRules):
         moves: dict[str, Move] = {}
         for p in st["roster"]:
             sub = round_input.submissions.get(p)
-            m = self.machine(st, p)
             prev = st["prev"][p]
             adj = self._allowed_nodes(st, p)
             vals: Mapping[str, Any] = sub.values if sub else {}
@@ -1050,7 +1054,7 @@ class BigMachine(GameRules):
         r, opts = st["round"], st["options"]
         roster = st["roster"]
         notes: dict[str, list[str]] = {p: [] for p in roster}
-        log: list[str] = []
+        log: list[str] = [f"round seed {rng.state} (random draws: default install nodes)"]
         ledger: list[LedgerEntry] = []
         cogs_before = dict(st["cogs"])
 
@@ -1128,8 +1132,8 @@ class BigMachine(GameRules):
             for to, n in gifts:
                 st["cogs"][p] -= n
                 st["cogs"][to] += n
-                notes[p].append(f"You gave {n} cogs to {to}.")
-                notes[to].append(f"{p} gave you {n} cogs.")
+                notes[p].append(f"You gave {_cogs(n)} to {to}.")
+                notes[to].append(f"{p} gave you {_cogs(n)}.")
                 log.append(f"{p} gave {to} {n} cogs")
 
         # reports
@@ -1248,7 +1252,7 @@ class BigMachine(GameRules):
             prev = state["prev"][player]
             adj = self._allowed_nodes(state, player)
             lines.append(f"Round {state['round']} of {ROUNDS} is open. You are in the {state['meadow'][player]} "
-                         f"Meadow with {state['cogs'][player]} cogs.")
+                         f"Meadow with {_cogs(state['cogs'][player])}.")
             lines.append("Install on any node this round." if prev is None else
                          f"Your previous node is {prev}: install on {', '.join(adj)}, or jump for 5 garnets.")
         blocks.append(Block("Now", tuple(lines)))
@@ -1332,6 +1336,10 @@ class BigMachine(GameRules):
         if state["round"] >= 2:
             row["jump"] = "yes" if jump else "no"
         return {"turn": [row], "give": give}
+
+
+def _cogs(n: int) -> str:
+    return f"{n} cog" if n == 1 else f"{n} cogs"
 
 
 def _pts(n: int) -> str:

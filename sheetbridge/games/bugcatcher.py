@@ -52,6 +52,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from ..core.errors import ConfigError
 from ..core.game import GameRules
 from ..core.parsing import clean, is_formula, parse_int, yes_no
 from ..core.rng import Rng
@@ -683,6 +684,13 @@ def mission_text(m: Mapping[str, Any]) -> str:
     return f"[{m['id']}] {m['name']}: {desc} Success: +{m['reward']} fireflies.{fail}{exp}"
 
 
+def mission_short(m: Mapping[str, Any]) -> str:
+    end = m["round"] + m["failure_rounds"] - 1 if m["failure_rounds"] else m["expires"]
+    return (f"[{m['id']}] {m['name']}: {m['node']} {m['shape']}, +{m['reward']}"
+            + (f", {m['penalty']} on failure" if m["penalty"] else "")
+            + (f", until the end of round {end}" if end else ", until completed"))
+
+
 def read_tiebreak(table: Sequence[Sequence[str]] | None) -> tuple[list[str], list[str]]:
     """The Gamewide Tiebreak ranking (best first) and sentences for what is wrong."""
     if not table:
@@ -866,8 +874,10 @@ class Bugcatcher(GameRules):
     # ---- setup ------------------------------------------------------------
     def setup(self, players, options, tables, rng: Rng) -> State:
         opts = {**DEFAULTS, **options}
-        if not 1 <= opts["columns"] <= 26 or not 1 <= opts["rows"] <= 26:
-            raise ValueError("options columns and rows must be 1 to 26")
+        if not 2 <= opts["columns"] <= 26 or not 2 <= opts["rows"] <= 26 or opts["rounds"] < 1:
+            raise ConfigError("options columns and rows must be 2 to 26, and rounds at least 1")
+        if len(players) > opts["columns"] * opts["rows"]:
+            raise ConfigError(f"{len(players)} players do not fit on {opts['columns'] * opts['rows']} cells")
         missions, _ = read_missions(tables.get(MISSIONS_TABLE))
         return {"round": 0, "finished": False, "options": opts, "players": list(players),
                 "nodes": {}, "border_colour": {p: BLUE for p in players},
@@ -1130,6 +1140,7 @@ class Bugcatcher(GameRules):
         seen_g = False
         energy = 0
         kept: list[str] = []
+        kept_rows: list[int] = []
         for row_no, c in codes:
             label = f"action {row_no}"
             if c == GSWAP:
@@ -1154,13 +1165,14 @@ class Bugcatcher(GameRules):
                                             f"energy {energy} of {ENERGY} (E1)", "dropped: it never runs"))
                     continue
             kept.append(c)
+            kept_rows.append(row_no)
         if energy > ENERGY and opts["energy_overflow"] == "reject_all":
             problems.append(Problem(ProblemKind.ILLEGAL, player, "actions", f"{energy} energy",
                                     f"at most {ENERGY} energy of actions", "too much energy (E1)",
                                     "the whole list is rejected: no actions this round"))
-            kept = []
+            kept, kept_rows = [], []
         # E5 / E6 warnings: walk the plan without other players
-        problems += self._walk_warnings(state, player, kept, rows_)
+        problems += self._walk_warnings(state, player, kept, kept_rows)
         # missions (R51, R52, A18)
         accept: list[str] = []
         board = self._board(state)
@@ -1183,23 +1195,25 @@ class Bugcatcher(GameRules):
         return Submission(player, {"actions": kept, "accept": accept}, tuple(problems), raw)
 
     def _walk_warnings(self, state: State, player: str, codes: Sequence[str],
-                       rows_: Sequence[Mapping[str, str]]) -> list[Problem]:
+                       code_rows: Sequence[int]) -> list[Problem]:
         opts = state["options"]
-        cols, rows = self._dims(state)
         nodes = state["nodes"].get(player)
         if not nodes:
             return []
         res = run_paths({player: nodes}, {player: state["border_colour"][player]}, {player: list(codes)}, opts)
+        step_rows = list(code_rows) if opts["gswap_takes_step"] else \
+            [r for r, c in zip(code_rows, codes) if c != GSWAP]
         out = []
         for ev in res.events[player]:
+            where = f"action {step_rows[ev.step - 1]}" if ev.step - 1 < len(step_rows) else f"step {ev.step}"
             if ev.result == "offboard":
-                out.append(Problem(ProblemKind.ILLEGAL, player, f"step {ev.step}", ev.code,
+                out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
                                    "a path that stays on the board", "the path would leave the board (E5)",
                                    "invalid at resolution; " + ("this node places no more paths this round"
                                                                if opts["offboard_policy"] == "stop_node"
                                                                else "only this action is skipped")))
             elif ev.result == "collision":
-                out.append(Problem(ProblemKind.ILLEGAL, player, f"step {ev.step}", ev.code,
+                out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
                                    "a path onto a point your paths have not claimed",
                                    "it collides with your own path or node (self-collision, R45, A7, E6)",
                                    "invalidated at resolution, counted as a collision caused; this node "
@@ -1279,7 +1293,7 @@ class Bugcatcher(GameRules):
         cells = [key_of(cell_fine(c, r)) for r in range(rows) for c in range(cols)]
         points = [key_of(point_fine(x, y)) for y in range(rows + 1) for x in range(cols + 1)]
         if len(players) > len(cells):
-            raise ValueError("more players than cells")
+            raise ConfigError("more players than cells")
         got_c, how_c, con_c, log_c = assign_nodes({p: list(vals[p]["central"]) for p in players}, bids_c, cells,
                                                   rng.fork("pregame", "central"), opts["pregame_mode"], "central")
         got_b, how_b, con_b, log_b = assign_nodes({p: list(vals[p]["border"]) for p in players}, bids_b, points,
@@ -1515,7 +1529,7 @@ class Bugcatcher(GameRules):
         for p in players:
             groups.setdefault((-ff[p], -mc[p], co[p]), []).append(p)
         order: list[str] = []
-        pending: list[str] = []
+        pending: list[tuple[list[str], str]] = []
         used_stats: set[str] = set()
         used_gamewide: set[str] = set()
         for key in sorted(groups):
@@ -1529,9 +1543,9 @@ class Bugcatcher(GameRules):
                     host_log.append(f"gamewide tiebreak: {', '.join(unranked)} tied on fireflies, missions and "
                                     f"collisions and are not ranked in the {TIEBREAK_TABLE} table; seeded draw: "
                                     f"{', '.join(drawn)}")
-                    pending.append(f"{', '.join(unranked)} were ordered by a seeded draw because the {TIEBREAK_TABLE} "
+                    pending.append((g, f"{', '.join(unranked)} were ordered by a seeded draw because the {TIEBREAK_TABLE} "
                                    f"table does not rank them ({', '.join(drawn)}); the host may enter the ranking "
-                                   "and undo/redo the last round")
+                                   "and undo/redo the last round"))
                     unranked = drawn
                 order += ranked + unranked
             else:
@@ -1564,7 +1578,7 @@ class Bugcatcher(GameRules):
                                f"(missions completed, fewest collisions caused, Gamewide Tiebreak) ended at "
                                f"{how} (R71).")
         st["final"] = {"order": order, "winner": winner, "ec": ec, "lines": lines, "reasons": reasons,
-                       "pending": [x for x in pending if winner in x or ec in x] or [],
+                       "pending": [text for g, text in pending if winner in g or ec in g],
                        "used_stats": sorted(used_stats)}
         return ledger, lines + reasons
 
@@ -1618,7 +1632,8 @@ class Bugcatcher(GameRules):
                                 tuple(mission_text(m) for m in self._board(state)) or ("No missions this round.",)))
         running = [m for m in state["missions"] if m["round"] < r and m["status"] == "open"]
         if running and not state["finished"]:
-            blocks.append(Block("Earlier missions still open", tuple(mission_text(m) for m in running)))
+            blocks.append(Block("Earlier missions still open (for those who accepted them)",
+                                tuple(mission_short(m) for m in running)))
         done = [m for m in state["missions"] if m["status"] == "completed"]
         if done:
             blocks.append(Block("Missions completed so far", tuple(

@@ -1382,6 +1382,8 @@ class FlickeringLights(GameRules):
         pending = []
         reasons = ["The ruleset does not say how the match is won; by default (A30) the highest "
                    "five-round total wins and the lowest is the Elimination Candidate."]
+        if state["options"].get("end_of_match") == "total_rounds_won":
+            reasons.append("Equal totals are broken by the number of rounds the player's side won (host option).")
         if len(top) > 1:
             pending.append("The winners tie on " + ", ".join(top) + "; the host decides (A30).")
         ec = low[0] if len(low) == 1 else None

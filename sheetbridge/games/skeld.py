@@ -345,6 +345,10 @@ def _items_text(crew: Mapping[str, Any]) -> str:
     return ", ".join(parts) if parts else "no bonus and no parasite"
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _crew_id(player: str, crew: Mapping[str, Any]) -> str:
     return f"{player}.{crew['name']}"
 
@@ -435,10 +439,11 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
             kind = room_kind(pos)
             need = VAULT_MIN if pos == VAULT else 1
             bad = None
+            span = f"a whole number from {need} to {e}" if e >= need else f"blank ({name} has {e} Energy left)"
             if bid < need:
-                bad = (f"a whole number from {need} to {e}", f"at least {need} Energy is needed to activate {pos}")
+                bad = (span, f"at least {need} Energy is needed to activate {pos}")
             elif bid > e:
-                bad = (f"a whole number from {need} to {e}", f"{name} has {e} Energy in {pos} after moving")
+                bad = (span, f"{name} has {e} Energy in {pos} after moving")
             elif kind in ("component", "bonus") and pos in activated:
                 bad = ("blank", f"{pos} was already activated and cannot be activated again (R25)")
             elif pos == PARASITE_ROOM and state["claimed"][player]:
@@ -675,7 +680,7 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
     numbers: dict[str, str] = {}
     for p in players:
         if seqs:
-            numbers[p] = "; ".join(f"{SEQUENCES[s]}: {pieces(comps[p], s)} pieces, value "
+            numbers[p] = "; ".join(f"{SEQUENCES[s]}: {_plural(pieces(comps[p], s), 'piece')}, value "
                                    f"{sequence_value(comps[p], s)}" for s in seqs)
             if len(seqs) > 1:
                 numbers[p] += f"; sum {sum(sequence_value(comps[p], s) for s in seqs)}"
@@ -725,7 +730,7 @@ class Skeld(GameRules):
             name = Field("name", "Crewmate name", FieldKind.TEXT, required=False,
                          help="any name (blank keeps Crewmate 1 / Crewmate 2)")
             start = Field("start", "Start cell", FieldKind.CHOICE, START_CELLS,
-                          help="one of 1A, 1B, 1C, 2A, 2B, 2C, 3A, 5A (R10)")
+                          help="crewmates start only in these cells (R10)")
             return Form(0, "Pregame", (Section("crew", "Your two crewmates", (name, start), rows=2,
                                                row_labels=("Crewmate 1", "Crewmate 2"),
                                                help="Name each crewmate and pick its start cell."),),
@@ -1194,7 +1199,7 @@ class Skeld(GameRules):
                 if n:
                     ledger.append(LedgerEntry(p, n, f"Skeld: {len(st['components'][p])} components (R64)",
                                               "1 garnet per 3 components"))
-                    echo[p].append(f"You earn {n} garnet(s) for {len(st['components'][p])} components (R64).")
+                    echo[p].append(f"You earn {_plural(n, 'garnet')} for {len(st['components'][p])} components (R64).")
                 for c in st["crew"][p]:
                     if _carries(c, "Z"):
                         ledger.append(LedgerEntry(p, 4, "Skeld: Zurich Is Stained Vinyl Record (R73)"))

@@ -694,7 +694,9 @@ class FakeGoogle:
         reqs = body.get("requests") or []
         if not reqs:
             raise ApiError(400, "Must specify at least one request.")
-        work = copy.deepcopy(f.sheets)
+        # Copy on write: cell dicts are replaced, never mutated, inside a batch.
+        work = [Sheet(copy.deepcopy(x.props), dict(x.cells), dict(x.col_px), copy.deepcopy(x.protected))
+                for x in f.sheets]
         shadow = File(f.id, f.name, f.mime, f.owner, f.permissions, sheets=work)
         replies = []
         for i, req in enumerate(reqs):
@@ -815,11 +817,12 @@ class FakeGoogle:
             raise ApiError(400, f"Range ({a1(s, r0, r1, c0, c1)}) exceeds grid limits. "
                                 f"Max rows: {s.rows}, max columns: {s.cols}")
         self._guard(self.files[f.id], s, r0, r1, c0, c1, who)
-        for r in range(r0, r1):
+        keys = {(r, c) for (r, c) in s.cells if r0 <= r < r1 and c0 <= c < c1}
+        keys.update((r0 + i, c0 + j) for i, row in enumerate(rows) for j in range(len(row.get("values") or [])))
+        for r, c in keys:
             row = (rows[r - r0].get("values") or []) if r - r0 < len(rows) else []
-            for c in range(c0, c1):
-                data = row[c - c0] if c - c0 < len(row) else {}
-                _apply(s.cells, (r, c), data or {}, fields)
+            data = row[c - c0] if c - c0 < len(row) else {}
+            _apply(s.cells, (r, c), data or {}, fields)
 
     def _bu_repeatCell(self, f: File, args: dict, who: str) -> None:
         fields = _mask(args.get("fields"))
@@ -838,11 +841,15 @@ class FakeGoogle:
                 raise ApiError(400, "Invalid ConditionValue: ONE_OF_LIST requires at least one value")
         for r in range(r0, r1):
             for c in range(c0, c1):
-                cell = s.cells.setdefault((r, c), {})
+                cell = dict(s.cells.get((r, c), {}))
                 if rule is None:
                     cell.pop("dataValidation", None)
                 else:
                     cell["dataValidation"] = copy.deepcopy(rule)
+                if cell:
+                    s.cells[(r, c)] = cell
+                else:
+                    s.cells.pop((r, c), None)
 
     def _bu_updateDimensionProperties(self, f: File, args: dict, who: str) -> None:
         rng = args.get("range") or {}
@@ -919,7 +926,8 @@ def _apply(cells: dict, key: tuple, data: dict, fields: list[str]) -> None:
             src, dst = data, cell
             for k in keys[:-1]:
                 src = src.get(k, {}) if isinstance(src, dict) else {}
-                dst = dst.setdefault(k, {})
+                dst[k] = dict(dst.get(k) or {})   # copy on write: the original may be shared
+                dst = dst[k]
             if keys[-1] in src and src[keys[-1]] not in (None, {}):
                 dst[keys[-1]] = copy.deepcopy(src[keys[-1]])
             else:

@@ -1,0 +1,86 @@
+"""No file a player can read holds another player's secrets: checked on real files for every game.
+
+A line is Q's secret with respect to P when it is in Q's private view but in
+neither P's own view, the public board, nor P's submission form. P's file
+(read back from disk) must hold none of Q's secrets.
+"""
+import openpyxl
+import pytest
+
+from sheetbridge.core.game import games
+from sheetbridge.orchestrator import PlayerInfo, demo, load
+from sheetbridge.sheets.xlsx import XlsxStore
+
+from conftest import players_for
+
+
+def file_lines(path):
+    wb = openpyxl.load_workbook(path)
+    lines = set()
+    for ws in wb.worksheets:
+        for row in ws.iter_rows(values_only=True):
+            for v in row:
+                if v is not None and str(v).strip():
+                    lines.add(str(v).strip())
+    return lines
+
+
+def view_lines(report):
+    """Every text a report puts in a cell: titles, lines, grid cells (long enough to be telling), legends."""
+    out = {report.title}
+    for b in report.blocks:
+        out.add(b.title)
+        out.update(b.lines)
+        out.update(label for label, _ in b.legend)
+        for row in b.grid:
+            out.update(c.text for c in row if len(c.text.strip()) >= 3 and not c.text.strip().lstrip("-").isdigit())
+    return {x.strip() for x in out if x and x.strip()}
+
+
+def secrets_by_pair(m, player_files):
+    public = view_lines(m.public_report())
+    views = {p: view_lines(m.player_report(p)) for p in m.players}
+    for p in m.players:
+        allowed = set(m.game.viewers(m.state, p))
+        for q in m.players:
+            if q in allowed:
+                continue
+            yield p, q, views[q] - views[p] - public - player_files[p]["form"]
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_no_player_file_holds_another_players_secrets(game_id, tmp_path):
+    names = players_for(game_id)
+    store = XlsxStore(tmp_path)
+    # Stop part-way so forms are still open, then check every round's files.
+    demo(game_id, store, seed=3, players=[PlayerInfo(n, "", 10) for n in names], folder=tmp_path)
+    ld = load(XlsxStore(tmp_path))
+    m = ld.match
+    files = {}
+    for p in m.players:
+        content = file_lines(tmp_path / ld.locations[p])
+        files[p] = {"all": content, "form": set()}
+    checked = 0
+    for p, q, secret in secrets_by_pair(m, files):
+        leaked = files[p]["all"] & secret
+        assert not leaked, f"{p}'s file holds {q}'s private lines: {sorted(leaked)[:3]}"
+        checked += len(secret)
+    assert checked > 0, "the check compared nothing: private views were empty"
+    board = file_lines(tmp_path / "board.xlsx")
+    public_cells = {c.text.strip() for b in m.public_report().blocks for row in b.grid for c in row}
+    extra = board - view_lines(m.public_report()) - public_cells
+    assert not extra, f"the public board holds lines that are not in the public report: {sorted(extra)[:3]}"
+
+
+def test_the_privacy_check_can_fail(tmp_path):
+    # Write Bo's private report into Ann's file and the check must see it.
+    from sheetbridge.sheets import layout as L
+    store = XlsxStore(tmp_path)
+    demo("three-modular-rooms", store, seed=3, players=[PlayerInfo(n, "", 10) for n in ["Ann", "Bo", "Cy"]],
+         folder=tmp_path)
+    ld = load(XlsxStore(tmp_path))
+    m = ld.match
+    store.open("player:Ann", ld.locations["Ann"]).write({"Leak": L.report_tab(m.player_report("Bo"))})
+    files = {p: {"all": file_lines(tmp_path / ld.locations[p]), "form": set()} for p in m.players}
+    leaks = [p for p, q, secret in secrets_by_pair(m, files) if files[p]["all"] & secret]
+    assert "Ann" in leaks

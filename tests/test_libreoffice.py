@@ -1,0 +1,67 @@
+"""An independent reader: LibreOffice (headless) opens and renders the workbooks we write."""
+import csv
+import shutil
+import subprocess
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from sheetbridge.cli import main
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+pytestmark = pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed (.ci/run installs "
+                                "Debian's libreoffice-calc-nogui); these checks need an independent xlsx reader")
+# Export every sheet as CSV, UTF-8 (76), formulas shown as computed values: a formula we wrote by
+# mistake would show its result, not its text.
+CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+
+
+def convert(path, outdir, fmt=CSV_FILTER):
+    res = subprocess.run([SOFFICE, "--headless", "--norestore", f"-env:UserInstallation=file://{outdir}/lo-profile",
+                          "--convert-to", fmt, "--outdir", str(outdir), str(path)],
+                         capture_output=True, text=True, timeout=180)
+    assert res.returncode == 0, res.stderr
+
+
+def sheet(outdir, stem, tab):
+    with open(outdir / f"{stem}-{tab}.csv", encoding="utf-8") as f:
+        return [row for row in csv.reader(f)]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lo") / "game"
+    runner = CliRunner()
+    assert runner.invoke(main, ["new", "three-modular-rooms", "--players", "Ann,Bo", "--out", str(folder),
+                                "--option", "rounds=2"]).exit_code == 0
+    path = folder / "players" / "Ann.xlsx"
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Submission"]
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Your play") + 2
+    ws.cell(row, 2).value = "=1+2"   # a formula typed by a player
+    ws.cell(row, 3).value = "Null"
+    wb.save(path)
+    res = runner.invoke(main, ["resolve", str(folder)])
+    assert res.exit_code == 0, res.output
+    return folder
+
+
+def test_libreoffice_reads_player_file_with_literal_text(played, tmp_path):
+    convert(played / "players" / "Ann.xlsx", tmp_path)
+    results = sheet(tmp_path, "Ann", "Results")
+    text = "\n".join(",".join(r) for r in results)
+    assert "Problem: Ann: card = '=1+2' (a formula, not a card; type the card's number)" in text
+    assert "3" not in [c for r in results for c in r]  # the formula was never evaluated
+    sub = sheet(tmp_path, "Ann", "Submission")
+    assert sub[0][0] == "Submission: Round 2 of 2"
+
+
+def test_libreoffice_reads_master_and_renders_pdf(played, tmp_path):
+    convert(played / "master.xlsx", tmp_path)
+    ledger = sheet(tmp_path, "master", "Ledger")
+    assert ledger[0][:6] == ["game", "round", "player", "change", "reason", "key"]
+    board = sheet(tmp_path, "master", "Board")
+    assert any("Null" in c for r in board for c in r)
+    convert(played / "board.xlsx", tmp_path, "pdf")
+    assert (tmp_path / "board.pdf").stat().st_size > 1000
