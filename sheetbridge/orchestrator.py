@@ -427,6 +427,22 @@ def undo(store: Store, progress: Progress | None = None) -> ResolveResult:
                          ld.warnings)
 
 
+# ------------------------------------------------------------ repair
+
+def repair(store: Store, players: Sequence[str] | None = None) -> list[str]:
+    """Redraw players' books (Submission, Results, Board) from the record. Returns the locations written."""
+    ld = load(store)
+    names = list(players or ld.match.players)
+    for p in names:
+        if p not in ld.match.players:
+            raise UsageError(f"{p!r} is not a player of this game; players are {', '.join(ld.match.players)}")
+    written = []
+    for p in names:
+        ld.store.open(player_key(p), ld.locations[p]).write(player_tabs(ld.match, p))
+        written.append(ld.locations[p])
+    return written
+
+
 # ------------------------------------------------------------ demo
 
 def fill_submission(store: Store, ld: Loaded, player: str, raw: Mapping[str, Any]) -> None:

@@ -20,12 +20,12 @@ from .core.types import Tables
 
 @lru_cache(maxsize=1)
 def templates_dir() -> Path:
+    root = Path(__file__).resolve().parent.parent
+    if (root / "templates").is_dir() and (root / "pyproject.toml").is_file():
+        return root / "templates"  # a source checkout (or an editable install): the live folder
     packaged = resources.files("sheetbridge") / "templates_data"
     if packaged.is_dir():
         return Path(str(packaged))
-    source = Path(__file__).resolve().parent.parent / "templates"
-    if source.is_dir():
-        return source
     raise ConfigError("sheetbridge's templates/ folder is missing from this installation; reinstall sheetbridge")
 
 

@@ -192,3 +192,14 @@ def test_demo_same_seed_same_bytes(tmp_path):
 def test_games_lists_ids_and_player_counts():
     out = run("games").output
     assert "three-modular-rooms" in out and "players 1-30 (designed for 9)" in out
+
+
+def test_repair_redraws_a_tab_whose_rows_were_deleted(game):
+    path = game / "players" / "Ann.xlsx"
+    wb = openpyxl.load_workbook(path)
+    wb["Submission"].delete_rows(5, 2)
+    wb.save(path)
+    res = run("status", game, ok=False)
+    assert "rows were inserted or deleted" in res.output and "sheetbridge repair" in res.output
+    assert "redrew 1 file(s): players/Ann.xlsx" in run("repair", game, "--player", "Ann").output
+    assert "Ann" in run("status", game).output

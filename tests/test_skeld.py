@@ -483,7 +483,7 @@ def test_xcomm_tells_both_players_privately():
 def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
     m = new_match(garnets={p: 10 for p in PLAYERS})
     m.resolve({"uri": sub(upgrades="2")})
-    assert m.state["cap"]["uri"] == 9
+    assert [c["cap"] for c in m.state["crew"]["uri"]] == [9, 9]
     rows = [r for r in m.ledger.rows if r.player == "uri" and r.round == 1]
     assert [r.change for r in rows] == [-6]
     assert m.ledger.balance("uri") == 4
@@ -497,7 +497,7 @@ def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
 def test_cap_raise_without_enough_garnets_is_refused():
     m = new_match(garnets={"uri": 5})
     m.resolve({"uri": sub(upgrades="2")})  # needs 6, has 5: whole request dropped
-    assert m.state["cap"]["uri"] == 7 and m.ledger.balance("uri") == 5
+    assert [c["cap"] for c in m.state["crew"]["uri"]] == [7, 7] and m.ledger.balance("uri") == 5
     assert "refused" in text(m.rounds[-1].private["uri"])
 
 
@@ -840,3 +840,67 @@ def test_winner_can_be_ec_option():
     out = m.outcome()
     # the improper-planter rule picks among {Marcer}; with the option the winner is not excluded
     assert out.winners == ("Marcer",) and out.elimination_candidate == "Marcer"
+
+
+def test_cap_upgrade_scope_crewmate_option():
+    m = new_match(options={"cap_upgrade_scope": "crewmate"}, garnets={p: 10 for p in PLAYERS})
+    form = GAME.form(m.state, "uri")
+    assert form.section("garnets").rows == 2
+    raw = sub()
+    raw["garnets"] = [{"cap_upgrades": "2"}, {"cap_upgrades": "1"}]
+    m.resolve({"uri": raw})
+    # 3 raises at 3 garnets each = 9; caps 9 and 8; energies 5 + 3 = 8 for both
+    assert [c["cap"] for c in m.state["crew"]["uri"]] == [9, 8]
+    assert m.ledger.balance("uri") == 1
+    assert [c["energy"] for c in m.state["crew"]["uri"]] == [8, 8]
+
+
+def test_remote_disable_option():
+    m = new_match(options={"remote_disable": "on"})
+    place(m, "uri", 0, "1A", energy=4)
+    place(m, "Ann", 0, "4B", energy=5)
+    # A6/A7 on: uri activates 1A with 1 (4 -> 3) and disables 4B from afar with the 3 left
+    m.resolve({"uri": sub(row(energy="1", disable="4B")), "Ann": sub(row(energy="2"))})
+    assert m.state["components"]["uri"] == ["1A"] and "4B" not in m.state["activated"]
+    assert crew(m, "uri", 0)["energy"] == 3  # 0 + 3
+    m2 = new_match()  # off: naming another room is refused
+    place(m2, "uri", 0, "1A", energy=4)
+    s = m2.parse("uri", sub(row(disable="4B")))
+    assert s.problems[0].field == "CrewA disable" and "room it is in" in s.problems[0].reason
+
+
+def test_same_round_bonus_use_option():
+    m = new_match(options={"same_round_bonus_use": "on"})
+    place(m, "uri", 0, "S", energy=5)
+    raw = sub(row(energy="1", item="Summoner wall W"))
+    assert m.parse("uri", raw).problems == ()
+    m.resolve({"uri": raw})  # wins S and walls its west side (3A) at the end of the same round
+    assert m.state["walls"] == ["3A|S"]
+    m2 = new_match(options={"same_round_bonus_use": "on"})
+    place(m2, "uri", 0, "S", energy=5)
+    place(m2, "Ann", 0, "S", energy=5)
+    m2.resolve({"uri": sub(row(energy="1", item="Summoner wall W")), "Ann": sub(row(energy="3"))})
+    assert m2.state["walls"] == []  # Ann won S: uri's wall does not happen
+    assert "did not win the Summoner's Meme" in text(m2.rounds[-1].private["uri"])
+    m3 = new_match()  # off (A12 default): refused
+    place(m3, "uri", 0, "S", energy=5)
+    assert m3.parse("uri", raw).problems[0].default == "no wall"
+
+
+@pytest.mark.parametrize("options", [
+    {"remote_disable": "on", "cap_upgrade_scope": "crewmate", "same_round_bonus_use": "on"},
+    {"parasite_room_contention": "off", "plant_requires_target": "on", "income_before_round_1": "on",
+     "banana_can_exceed_cap": "on", "wiwaxia_transfers": "on", "toe_requires_real_move": "on"},
+    {"reveal_start_positions": "on", "reveal_activator_crewmate": "on", "reveal_failure_reasons": "on",
+     "public_garnets": "on", "endgame_full_reveal": "on", "announce_disables": "on", "max_rounds": "3"},
+])
+def test_random_games_under_host_options(options):
+    from sheetbridge.core.match import play_random
+    for seed in (1, 2):
+        m = play_random("skeld", PLAYERS, seed=seed, options=options)
+        out = m.outcome()
+        assert out is not None and out.winners
+        for rec in m.rounds[1:]:  # random submissions are legal under these options too
+            for p in PLAYERS:
+                sub_ = rec.submissions.get(p)
+                assert sub_ is None or sub_.problems == (), [x.message for x in sub_.problems]

@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..core.errors import SheetbridgeError
-from . import demo, games, new, resolve, status, undo
+from . import demo, games, new, repair, resolve, status, undo
 
 
 class _Group(click.Group):
@@ -34,7 +34,7 @@ def main(debug: bool) -> None:
     """Resolve online reality game rounds from spreadsheets."""
 
 
-for _module in (games, new, status, resolve, undo, demo):
+for _module in (games, new, status, resolve, undo, repair, demo):
     main.add_command(_module.command)
 
 try:  # the Google credentials helper lives beside the Google backend

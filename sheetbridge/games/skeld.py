@@ -10,7 +10,7 @@ Rules in brief (R and A numbers from shared/rulings/skeld.md):
   start cells among 1A-C, 2A-C, 3A, 5A; a missing cell is drawn at random (A33).
 - Rounds 1..8. Crewmates start with 5 Energy (R13), cap 7 (R14), earn 3 a round
   (R15, A8), keep the rest (R16). A player may buy up to two cap raises for 3 garnets
-  each (R17, A11: per player).
+  each (R17, A11: per player by default, per crewmate as an option).
 - Order of a round (A9): cap raises; bananas (+3, R72); one straight move along the
   row or column at 1 Energy a tile (R19-R21, A3-A5), walls block; Take Back Toe step
   (R68, A18); disables (R31-R34, A15); activations of the crewmate's own final room
@@ -169,6 +169,12 @@ SPEC = GameSpec(
                "at 7 instead of 5).", ruling="A8"),
         Option("banana_can_exceed_cap", False, "Eating the Yellow Banana may take Energy above the cap.",
                ruling="A10"),
+        Option("remote_disable", False, "A crewmate may disable any room, not only the one it ends in; it may "
+               "then also activate (the bid is paid first, the disable takes the rest).", ruling="A6"),
+        Option("cap_upgrade_scope", "player", "A cap raise (3 garnets) raises both crewmates of the player, or "
+               "one crewmate.", ("player", "crewmate"), "A11"),
+        Option("same_round_bonus_use", False, "The Summoner's Meme and the Wiwaxia may be used at the end of "
+               "the round they are won.", ruling="A12"),
         Option("urgot_consumed_on_blocked_attempt", False, "Urgot Peraphernalia is used up even when its "
                "attempt hits a disabled room.", ruling="A14"),
         Option("announce_disables", False, "Name disabled rooms in the public report.", ruling="A15"),
@@ -200,7 +206,7 @@ SPEC = GameSpec(
         Option("reveal_failure_reasons", False, "Tell a player why their own attempt failed (tie, disable, "
                "Urgot, outbid).", ruling="A37"),
         Option("public_garnets", False, "Publish cap purchases in the public report.", ruling="A39"),
-        Option("endgame_full_reveal", False, "Publish every inventory at the end of the MM.", ruling="C"),
+        Option("endgame_full_reveal", False, "Publish every inventory at the end of the MM.", ruling="(c)"),
     ),
     tables=(TableSpec(BOARD_TABLE, "board.csv",
                       "The 7x7 ship (A1): a header row, then 7 rows of a row number and 7 room labels: "
@@ -363,7 +369,7 @@ def item_uses(players: Sequence[str], player: str) -> tuple[str, ...]:
 _Prob = tuple  # (field, value, allowed, reason, default)
 
 
-def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]], cap: int,
+def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]], caps: Sequence[int],
                 opts: Mapping[str, Any]) -> tuple[list[dict], list[_Prob]]:
     """Check one player's intents step by step (banana, move, Toe, activation or disable,
     end-of-round items) against their own and public state only (A38), dropping each
@@ -377,10 +383,10 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
     for i, crew in enumerate(state["crew"][player]):
         it = intents[i] if i < len(intents) else {}
         name = crew["name"]
-        e, pos = crew["energy"], crew["pos"]
+        e, pos, cap = crew["energy"], crew["pos"], caps[i]
         plan: dict[str, Any] = {"start": pos, "energy_start": e, "banana": False, "move": None, "toe": None,
-                                "bid": None, "disable": False, "wiwaxia": False, "wall": None, "xcomm": None,
-                                "plant": None}
+                                "bid": None, "disable": False, "disable_room": None, "wiwaxia": False,
+                                "wall": None, "xcomm": None, "plant": None}
         # banana (A9 step 3, R72, E10)
         if it.get("banana"):
             if _usable(crew, "Y", r):
@@ -430,8 +436,13 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
         plan["energy_after_moves"] = e
         # activation xor disable (A7, E19)
         bid = it.get("energy")
-        dis = bool(it.get("disable"))
-        if bid is not None and dis:
+        dis = it.get("disable") or False
+        target = pos if dis is True else dis  # a room label under remote_disable (A6)
+        if dis and not opts["remote_disable"] and target != pos:
+            probs.append((f"{name} disable", target, f"yes (the room {name} ends in, {pos})",
+                          "a crewmate disables the room it is in (A6)", "no disable"))
+            dis = False
+        if bid is not None and dis and not opts["remote_disable"]:
             probs.append((f"{name} disable", "yes", "either an activation or a disable",
                           "a crewmate cannot activate and disable in one round", "no disable; the activation stands"))
             dis = False
@@ -459,26 +470,28 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
                 plan["bid"] = bid
                 plan["plant"] = it.get("plant") if pos == VAULT else None
                 e -= bid
+        plan["energy_after_bid"] = e
         if dis:
             bad = None
             if state["disable_used"][player]:
                 bad = "you have already used your once-per-game disable (R31)"
-            elif pos in (PARASITE_ROOM, VAULT):
+            elif target in (PARASITE_ROOM, VAULT):
                 bad = "the Parasite Room and the Vault cannot be disabled (R34)"
-            elif pos in activated:
-                bad = f"{pos} is already activated"
+            elif target in activated:
+                bad = f"{target} is already activated"
             elif e < 1:
                 bad = "disabling needs at least 1 Energy (R33)"
             if bad:
-                probs.append((f"{name} disable", "yes", "no (or yes once per game, in a room you may disable)",
-                              bad, "no disable"))
+                probs.append((f"{name} disable", "yes" if dis is True else target,
+                              "no (or once per game, a room you may disable)", bad, "no disable"))
             else:
                 plan["disable"] = True
+                plan["disable_room"] = target
                 e = 0
         plan["energy_left"] = e
         # end-of-round and out-of-band items (E25, E26, E28)
         if it.get("wiwaxia"):
-            if _usable(crew, "W", r):
+            if _usable(crew, "W", r) or _winnable(state, crew, "W", pos, plan, opts):
                 plan["wiwaxia"] = True
             else:
                 probs.append((f"{name} item", WIWAXIA_USE, "items this crewmate carries",
@@ -486,7 +499,7 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
         side = it.get("wall")
         if side:
             nxt = board.neighbour(pos, side)
-            if not _usable(crew, "S", r):
+            if not (_usable(crew, "S", r) or _winnable(state, crew, "S", pos, plan, opts)):
                 probs.append((f"{name} item", f"Summoner wall {side}", "items this crewmate carries",
                               f"{name} carries no unused Summoner's Meme (won before this round)", "no wall"))
             elif nxt is None:
@@ -517,14 +530,30 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
             probs.append((f"{name} disable", "yes", "a disable by one crewmate only",
                           "a player disables once per game (R31); both crewmates asked", "no disable"))
             plan["disable"] = False
-            plan["energy_left"] = plan["energy_after_moves"]
+            plan["disable_room"] = None
+            plan["energy_left"] = plan["energy_after_bid"]
     return plans, probs
 
 
+def _winnable(state: State, crew: Mapping[str, Any], letter: str, pos: str, plan: Mapping[str, Any],
+              opts: Mapping[str, Any]) -> bool:
+    """Under same_round_bonus_use (A12), an end-of-round use of S or W by a crewmate that
+    bids on that bonus room this round; it only happens if the crewmate wins it."""
+    return (bool(opts["same_round_bonus_use"]) and pos == letter and plan["bid"] is not None
+            and letter not in state["activated"] and not _carries(crew, letter))
+
+
 def _intent_from_plan(plan: Mapping[str, Any]) -> dict:
+    dis: Any = False
+    if plan["disable"]:
+        dis = True if plan["disable_room"] == plan["final"] else plan["disable_room"]
     return {"banana": plan["banana"], "move_to": plan["move"], "toe": plan["toe"], "energy": plan["bid"],
-            "disable": plan["disable"], "wiwaxia": plan["wiwaxia"], "wall": plan["wall"],
+            "disable": dis, "wiwaxia": plan["wiwaxia"], "wall": plan["wall"],
             "xcomm": plan["xcomm"], "plant": plan["plant"]}
+
+
+def _caps(state: State, player: str) -> list[int]:
+    return [c["cap"] for c in state["crew"][player]]
 
 
 # --------------------------------------------------------------------- end of the MM (section d)
@@ -715,8 +744,7 @@ class Skeld(GameRules):
         return {
             "round": 0, "finished": False, "players": players, "options": opts, "board": grid,
             "crew": {p: [{"name": f"Crewmate {i + 1}", "pos": None, "energy": START_ENERGY, "items": [],
-                          "parasite": False} for i in range(2)] for p in players},
-            "cap": {p: BASE_CAP for p in players}, "upgrades": {p: 0 for p in players},
+                          "parasite": False, "cap": BASE_CAP, "raises": 0} for i in range(2)] for p in players},
             "components": {p: [] for p in players}, "activated": [], "history": [],
             "walls": [], "disabled": {}, "disable_used": {p: False for p in players},
             "claimed": {p: False for p in players}, "vault_used": {p: False for p in players},
@@ -755,7 +783,7 @@ class Skeld(GameRules):
                 uses += [w for w in WALL_USES if w not in uses]
             if _usable(c, "X", r):
                 uses += [f"XComm with {p}" for p in state["players"] if p != player and f"XComm with {p}" not in uses]
-        top = state["cap"][player] + (3 if opts["banana_can_exceed_cap"] else 0)
+        top = max(_caps(state, player)) + (3 if opts["banana_can_exceed_cap"] else 0)
         fields = [
             Field("move_to", "Move to", FieldKind.CHOICE, tuple(moves), required=False,
                   help="a room in the same row or column; 1 Energy per tile; blank = stay"),
@@ -763,8 +791,13 @@ class Skeld(GameRules):
                   help="N/E/S/W after moving, 1 Energy (Take Back Toe carriers only)"),
             Field("energy", "Activate here with Energy", FieldKind.INTEGER, minimum=1, maximum=top,
                   required=False, help="activates the room you end in; spent even if it fails; 3+ at V"),
-            Field("disable", "Disable this room", FieldKind.YESNO, ("yes", "no"), required=False,
-                  help="once per game; uses all the crewmate's Energy; not P or V"),
+            (Field("disable", "Disable a room", FieldKind.CHOICE,
+                   tuple(x for x in sorted(ROOMS, key=board.pos) if x not in (PARASITE_ROOM, VAULT)
+                         and x not in state["activated"]), required=False,
+                   help="any room, once per game; uses all Energy left after the activation; not P or V")
+             if opts["remote_disable"] else
+             Field("disable", "Disable this room", FieldKind.YESNO, ("yes", "no"), required=False,
+                   help="once per game; uses all the crewmate's Energy; not P or V")),
             Field("item", "Use item", FieldKind.CHOICE, tuple(uses), required=False,
                   help="a bonus this crewmate carries"),
             Field("item_2", "Use another item", FieldKind.CHOICE, tuple(uses), required=False,
@@ -773,15 +806,24 @@ class Skeld(GameRules):
         if opts["plant_requires_target"]:
             fields.append(Field("plant_sequence", "Plant on Sequence", FieldKind.CHOICE,
                                 tuple(SEQUENCES.values()), required=False, help="needed when activating V"))
-        left = 2 - state["upgrades"][player]
-        garn = Field("cap_upgrades", "Energy cap raises (3 garnets each)", FieldKind.INTEGER, minimum=0,
-                     maximum=left, required=False,
-                     help=f"cap now {state['cap'][player]}; at most {left} more (cap 9 max)")
         labels = tuple(f"{c['name']} (in {c['pos']}, {c['energy']} Energy)" for c in crew)
+        if opts["cap_upgrade_scope"] == "crewmate":
+            left = max(2 - c["raises"] for c in crew)
+            garn = Section("garnets", "Garnet purchases", (Field(
+                "cap_upgrades", "Energy cap raises (3 garnets each)", FieldKind.INTEGER, minimum=0, maximum=left,
+                required=False, help="raises this crewmate's cap by 1 each, up to 9"),), rows=2,
+                row_labels=tuple(f"{c['name']} (cap {c['cap']})" for c in crew),
+                help="Raises one crewmate's cap (R17, A11 crewmate scope).")
+        else:
+            left = 2 - crew[0]["raises"]
+            garn = Section("garnets", "Garnet purchases", (Field(
+                "cap_upgrades", "Energy cap raises (3 garnets each)", FieldKind.INTEGER, minimum=0, maximum=left,
+                required=False, help=f"cap now {crew[0]['cap']}; at most {left} more (cap 9 max)"),),
+                help="Raises the cap of both crewmates (R17, A11).")
         return Form(r, f"Round {r}", (
             Section("crew", "Your crewmates", tuple(fields), rows=2, row_labels=labels,
                     help="Order: item (banana) > move > Toe step > activate or disable > drains and walls."),
-            Section("garnets", "Garnet purchases", (garn,), help="Raises the cap of both crewmates (R17, A11)."),
+            garn,
         ), help=(f"Round {r} of {opts['max_rounds']}.",
                  "Energy over what is left after moving, or a move through a wall, is refused."))
 
@@ -832,10 +874,18 @@ class Skeld(GameRules):
             text = clean(row.get("disable", ""))
             if text:
                 yn = None if is_formula(text) else yes_no(text)
-                if yn is None:
-                    syn(f"{name} disable", text, "yes or no", "not yes or no", "no disable")
-                else:
+                room = None if is_formula(text) else match_choice(text, ROOMS)
+                if yn is not None:
                     it["disable"] = yn
+                elif room is not None and opts["remote_disable"]:
+                    it["disable"] = room
+                elif room is not None:
+                    problems.append(Problem(ProblemKind.ILLEGAL, player, f"{name} disable", text,
+                                            "yes or no (the room the crewmate ends in)",
+                                            "a crewmate disables the room it is in (A6)", "no disable"))
+                else:
+                    syn(f"{name} disable", text, "yes, no" + (" or a room" if opts["remote_disable"] else ""),
+                        "not yes, no or a room", "no disable")
             for key in ("item", "item_2"):
                 text = clean(row.get(key, ""))
                 if not text or text.casefold() == "none":
@@ -876,24 +926,28 @@ class Skeld(GameRules):
                     else:
                         it["plant"] = [k for k, v in SEQUENCES.items() if v == hit][0]
             intents.append(it)
-        # cap raises (R17, E27: the balance is checked at resolution)
-        upgrades = 0
+        # cap raises (R17, A11; E27: the balance is checked at resolution)
         grow = list(raw.get("garnets", []) or [])
-        text = clean(grow[0].get("cap_upgrades", "")) if grow and grow[0] else ""
-        left = 2 - state["upgrades"][player]
-        if text:
+        per_crew = opts["cap_upgrade_scope"] == "crewmate"
+        upgrades = [0, 0]
+        for i in range(2 if per_crew else 1):
+            text = clean(grow[i].get("cap_upgrades", "")) if i < len(grow) and grow[i] else ""
+            left = 2 - crew[i]["raises"]
+            field = f"{crew[i]['name']} cap_upgrades" if per_crew else "cap_upgrades"
+            if not text:
+                continue
             n = None if is_formula(text) else parse_int(text)
             if n is None:
-                syn("cap_upgrades", text, f"a whole number from 0 to {left}", "not a whole number", "no cap raise")
+                syn(field, text, f"a whole number from 0 to {left}", "not a whole number", "no cap raise")
             elif not 0 <= n <= left:
-                problems.append(Problem(ProblemKind.ILLEGAL, player, "cap_upgrades", text,
-                                        f"a whole number from 0 to {left}",
-                                        f"the cap can rise to 9 at most (now {state['cap'][player]})",
-                                        "no cap raise"))
+                problems.append(Problem(ProblemKind.ILLEGAL, player, field, text, f"a whole number from 0 to {left}",
+                                        f"the cap can rise to 9 at most (now {crew[i]['cap']})", "no cap raise"))
+            elif per_crew:
+                upgrades[i] = n
             else:
-                upgrades = n
-        cap = state["cap"][player] + upgrades
-        plans, probs = plan_player(state, player, intents, cap, opts)
+                upgrades = [n, n]
+        caps = [c["cap"] + n for c, n in zip(crew, upgrades)]
+        plans, probs = plan_player(state, player, intents, caps, opts)
         for field, value, allowed, reason, default in probs:
             problems.append(Problem(ProblemKind.ILLEGAL, player, field, value, allowed, reason, default))
         values = {"upgrades": upgrades, "crew": [_intent_from_plan(p) for p in plans]}
@@ -946,7 +1000,7 @@ class Skeld(GameRules):
     def default_submission(self, state: State, player: str, rng: Rng) -> Mapping[str, Any]:
         if state["round"] == 0:
             return {"crew": [{"name": None, "start": None}, {"name": None, "start": None}]}
-        return {"upgrades": 0, "crew": [{}, {}]}  # A33: stay and do nothing
+        return {"upgrades": [0, 0], "crew": [{}, {}]}  # A33: stay and do nothing
 
     # ---- resolution ----------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
@@ -985,7 +1039,7 @@ class Skeld(GameRules):
         if opts["income_before_round_1"]:
             for p in st["players"]:
                 for c in st["crew"][p]:
-                    c["energy"] = min(st["cap"][p], c["energy"] + INCOME)
+                    c["energy"] = min(c["cap"], c["energy"] + INCOME)
         st["balances"] = dict(rin.balances)
         st["round"] = 1
         public_lines = ["The pregame is over; round 1 is open. No room was activated (R11)."]
@@ -1019,24 +1073,28 @@ class Skeld(GameRules):
             else:
                 vals = sub.values
                 notes[p] += [pr.message for pr in sub.problems]
-            n = int(vals.get("upgrades", 0) or 0)
-            if n:
-                if st["upgrades"][p] + n > 2:
-                    notes[p].append(f"Cap raise of {n} refused: the cap can reach 9 at most (E27).")
-                elif balances.get(p, 0) < CAP_PRICE * n:
-                    notes[p].append(f"Cap raise of {n} refused: it costs {CAP_PRICE * n} garnets and you have "
+            ups = list(vals.get("upgrades") or [0, 0])
+            crew_p = st["crew"][p]
+            per_crew = opts["cap_upgrade_scope"] == "crewmate"
+            cost = CAP_PRICE * (sum(ups) if per_crew else ups[0])
+            if cost:
+                if any(c["raises"] + n > 2 for c, n in zip(crew_p, ups)):
+                    notes[p].append("Cap raise refused: the cap can reach 9 at most (E27).")
+                elif balances.get(p, 0) < cost:
+                    notes[p].append(f"Cap raise refused: it costs {cost} garnets and you have "
                                     f"{balances.get(p, 0)} (E27).")
-                    log.append(f"round {r}: {p}'s cap raise x{n} refused for lack of garnets")
+                    log.append(f"round {r}: {p}'s cap raise refused for lack of garnets")
                 else:
-                    st["upgrades"][p] += n
-                    st["cap"][p] += n
-                    balances[p] -= CAP_PRICE * n
-                    ledger.append(LedgerEntry(p, -CAP_PRICE * n, f"Skeld energy cap +{n} (now {st['cap'][p]})",
-                                              f"round {r}"))
-                    echo[p].append(f"You paid {CAP_PRICE * n} garnets: your energy cap is now {st['cap'][p]}.")
+                    for c, n in zip(crew_p, ups):
+                        c["raises"] += n
+                        c["cap"] += n
+                    balances[p] -= cost
+                    now = " and ".join(f"{c['name']} {c['cap']}" for c in crew_p) if per_crew else str(crew_p[0]["cap"])
+                    ledger.append(LedgerEntry(p, -cost, f"Skeld energy cap raise (now {now})", f"round {r}"))
+                    echo[p].append(f"You paid {cost} garnets: your energy cap is now {now}.")
                     if opts["public_garnets"]:
-                        public_extra.append(f"{p} raised their energy cap to {st['cap'][p]}.")
-            pl, probs = plan_player(st, p, vals.get("crew", [{}, {}]), st["cap"][p], opts)
+                        public_extra.append(f"{p} raised their energy cap (now {now}).")
+            pl, probs = plan_player(st, p, vals.get("crew", [{}, {}]), _caps(st, p), opts)
             for field, value, allowed, reason, default in probs:
                 notes[p].append(Problem(ProblemKind.ILLEGAL, p, field, value, allowed, reason, default).message)
                 log.append(f"round {r}: {p} {field}={value!r} dropped at resolution: {reason}")
@@ -1053,7 +1111,7 @@ class Skeld(GameRules):
         for p in players:
             for c, plan in zip(st["crew"][p], plans[p]):
                 if plan["disable"]:
-                    room = plan["final"]
+                    room = plan["disable_room"]
                     st["disable_used"][p] = True
                     st["disabled"][room] = max(st["disabled"].get(room, 0), r + 1)
                     disabled_now.append(room)
@@ -1147,6 +1205,9 @@ class Skeld(GameRules):
                 for i, (c, plan) in enumerate(zip(st["crew"][p], plans[p])):
                     if not plan["wiwaxia"]:
                         continue
+                    if not _usable(c, "W", r + 1):  # a same-round use (A12 option) of a Wiwaxia not won
+                        notes[p].append(f"{c['name']} did not win the Wiwaxia: no drain.")
+                        continue
                     _use(c, "W")
                     gained = 0
                     for q in players:
@@ -1156,10 +1217,12 @@ class Skeld(GameRules):
                                 gained += 1
                                 log.append(f"round {r}: Wiwaxia drains 1 from {q}.{d['name']}")
                     if opts["wiwaxia_transfers"]:
-                        c["energy"] = min(st["cap"][p], c["energy"] + gained)
+                        c["energy"] = min(c["cap"], c["energy"] + gained)
             for p in players:
                 for c, plan in zip(st["crew"][p], plans[p]):
-                    if plan["wall"]:
+                    if plan["wall"] and not _usable(c, "S", r + 1):
+                        notes[p].append(f"{c['name']} did not win the Summoner's Meme: no wall.")
+                    elif plan["wall"]:
                         other = board.neighbour(c["pos"], plan["wall"])
                         key = edge(c["pos"], other)
                         if key not in st["walls"]:
@@ -1208,7 +1271,7 @@ class Skeld(GameRules):
             for p in players:
                 for c in st["crew"][p]:
                     rose = 1 if _carries(c, "R") else 0
-                    c["energy"] = min(st["cap"][p], c["energy"] + INCOME + rose)
+                    c["energy"] = min(c["cap"], c["energy"] + INCOME + rose)
             st["round"] = r + 1
         for p in players:
             balances[p] = balances.get(p, 0) + sum(e.change for e in ledger if e.player == p and e.change > 0)
@@ -1323,7 +1386,8 @@ class Skeld(GameRules):
         for s, nm in SEQUENCES.items():
             if pieces(comps, s):
                 lines.append(f"  {nm}: {pieces(comps, s)} pieces, Sequence Value {sequence_value(comps, s)}")
-        lines.append(f"Energy cap {state['cap'][player]} ({2 - state['upgrades'][player]} raise(s) left at 3 garnets)")
+        lines.append("Energy cap " + ", ".join(f"{c['name']} {c['cap']} ({2 - c['raises']} raise(s) left)"
+                                               for c in crew) + "; a raise costs 3 garnets")
         lines.append(f"Disable {'used' if state['disable_used'][player] else 'available (once per game)'}; "
                      f"parasite {'claimed' if state['claimed'][player] else 'not claimed'}; "
                      f"Vault {'used' if state['vault_used'][player] else 'unused'}")
@@ -1399,7 +1463,6 @@ class Skeld(GameRules):
         board = Board.of(state)
         r = state["round"]
         activated = set(state["activated"])
-        cap = state["cap"][player]
         rows = []
         disable_taken = state["disable_used"][player]
         for c in state["crew"][player]:
@@ -1408,7 +1471,7 @@ class Skeld(GameRules):
             uses = []
             if _usable(c, "Y", r) and rng.random() < 0.5:
                 uses.append(BANANA_USE)
-                e = e + 3 if opts["banana_can_exceed_cap"] else min(cap, e + 3)
+                e = e + 3 if opts["banana_can_exceed_cap"] else min(c["cap"], e + 3)
             pos = c["pos"]
 
             def wanted(room):
@@ -1461,9 +1524,11 @@ class Skeld(GameRules):
                 row["plant_sequence"] = rng.choice(list(SEQUENCES.values()))
             rows.append(row)
         n = ""
-        if state["upgrades"][player] < 2 and state["balances"].get(player, 0) >= 2 * CAP_PRICE and rng.random() < 0.1:
+        if (state["crew"][player][0]["raises"] < 2 and state["crew"][player][1]["raises"] < 2
+                and state["balances"].get(player, 0) >= 2 * CAP_PRICE and rng.random() < 0.1):
             n = "1"
-        return {"crew": rows, "garnets": [{"cap_upgrades": n}]}
+        garn = [{"cap_upgrades": n}] + ([{"cap_upgrades": ""}] if opts["cap_upgrade_scope"] == "crewmate" else [])
+        return {"crew": rows, "garnets": garn}
 
 
 GAME = Skeld()

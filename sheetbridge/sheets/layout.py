@@ -91,7 +91,7 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
     marker = cell(1, 1).strip()
     if cell(1, 0).strip() != "Round":
         raise WorkbookError(f"{where}: cell A2 should say 'Round' but says {cell(1, 0)!r}; the tab's layout was "
-                            "changed. Run `sheetbridge repair` to redraw it (the player's entries are kept where possible)")
+                            "changed. Redraw it with `sheetbridge repair GAME_FOLDER --player NAME` (the player then re-enters the submission)")
     try:
         marked = int(float(marker))
     except ValueError:
@@ -103,7 +103,8 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
     for sec in form.sections:
         if cell(r, 0).strip() != sec.title:
             raise WorkbookError(f"{where}: row {r + 1} should start the section {sec.title!r} but says "
-                                f"{cell(r, 0)!r}; rows were inserted or deleted. Run `sheetbridge repair` to redraw it")
+                                f"{cell(r, 0)!r}; rows were inserted or deleted. Undo that, or redraw the tab with "
+                                f"`sheetbridge repair GAME_FOLDER --player NAME` (the player then re-enters the submission)")
         rows = []
         for i in range(sec.rows):
             rr = r + 2 + i

@@ -124,6 +124,7 @@ class Logged:
     kind: str
     status: int
     timeout: Any
+    at: float = 0.0
 
 
 # --------------------------------------------------------------------------- A1 notation
@@ -367,7 +368,8 @@ class FakeGoogle:
             self.counts[(file_id, kind)] += 1 if status < 300 else 0
             if status >= 300:
                 self.counts[(file_id, f"error:{status}")] += 1
-            self.log.append(Logged(who, method.upper(), path, m.id if m else "?", file_id, kind, status, timeout))
+            self.log.append(Logged(who, method.upper(), path, m.id if m else "?", file_id, kind, status, timeout,
+                                   self.clock()))
             body_out = b"" if payload is None else json.dumps(payload).encode("utf-8")
             out_headers = {"Content-Type": "application/json; charset=UTF-8", **out_headers}
             return status, out_headers, body_out
