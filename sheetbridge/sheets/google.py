@@ -67,14 +67,18 @@ RESUME_HINT = "nothing is lost: run the same command again to finish (the game i
 class Pacer:
     """At most ``per_minute`` requests of each kind in any 60-second window.
 
-    Kinds: "read" and "write" (Sheets quotas) and "drive" (Drive calls, paced the same
-    way to be safe). ``clock`` and ``sleep`` are injectable so tests run instantly.
+    Kinds: "read" and "write" (Sheets quotas) and "drive" (Drive calls, whose quota is
+    much larger: paced at ten times the rate). ``clock`` and ``sleep`` are injectable
+    so tests run instantly.
     """
 
     def __init__(self, per_minute: int = PACE_PER_MINUTE, window: float = 60.0,
                  clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep,
+                 limits: Mapping[str, int] | None = None) -> None:
         self.per_minute = per_minute
+        # Drive's per-user quota is far larger than Sheets' 60 a minute; pace it loosely.
+        self.limits = {"drive": per_minute * 10, **dict(limits or {})}
         self.window = window
         self.clock = clock
         self.sleep = sleep
@@ -89,7 +93,7 @@ class Pacer:
                 now = self.clock()
                 while sent and sent[0] <= now - self.window:
                     sent.popleft()
-                if len(sent) < self.per_minute:
+                if len(sent) < self.limits.get(kind, self.per_minute):
                     sent.append(now)
                     return
                 pause = sent[0] + self.window - now
@@ -296,10 +300,11 @@ class GoogleBook(Book):
         if not tabs:
             return {}
         known = self.store._sheets(self.location)
-        if known is not None:
-            missing = [t for t in tabs if t not in known]
+        if known is not None and any(t not in known for t in tabs):
+            names = self.tab_names(refresh=True)      # the cache may be stale: ask once
+            missing = [t for t in tabs if t not in names]
             if missing:
-                raise self._missing(missing[0], list(known))
+                raise self._missing(missing[0], names)
         http = self.store.http
         try:
             data = http.values_batch_get(self.location, [_quote(t) for t in tabs],
@@ -586,8 +591,8 @@ class GoogleStore(Store):
                 "range": {"sheetId": sheet_id},
                 "rows": [{"values": [cell_json(c) for c in row]} for row in tab.rows],
                 "fields": WRITE_FIELDS}})
-            drops = [(r, c, tuple(cell.choices)) for r, row in enumerate(tab.rows)
-                     for c, cell in enumerate(row) if cell.choices]
+            drops = [(r, c, choices) for r, row in enumerate(tab.rows) for c, cell in enumerate(row)
+                     if (choices := tuple(str(v) for v in cell.choices if str(v) != ""))]
             for r0, r1, c0, c1, choices in _rects(drops):
                 reqs.append({"setDataValidation": {
                     "range": _grid(sheet_id, r0, r1, c0, c1),
@@ -638,16 +643,24 @@ class GoogleStore(Store):
             self._save_cache()
 
     # ---- errors
-    def _failure(self, what: str, exc: BaseException, resumable: bool = True) -> BackendError:
+    def _failure(self, what: str, exc: BaseException, resumable: bool = True) -> BackendError | WorkbookError:
+        """One line for the host: what failed, Google's answer, and that running the
+        command again completes it. 403/404 mean a file is gone or unshared: WorkbookError."""
+        transient = _transient(exc)
         if isinstance(exc, APIError):
             status = exc.response.status_code if exc.response is not None else exc.code
-            msg = str(exc.error.get("message", "")).splitlines()[0][:200] if exc.error else ""
+            msg = str(exc.error.get("message", "") or "").strip()
+            msg = msg.splitlines()[0][:200] if msg else ""
             detail = f"Google answered {status}" + (f" ({msg})" if msg else "")
+            if status in (403, 404) and "quota" not in msg.lower():
+                return WorkbookError(f"{what} failed: {detail}; check that the spreadsheet still exists and "
+                                     "is shared with the account sheetbridge signs in as")
         else:
-            detail = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else 'no answer'}"
+            text = str(exc).splitlines()[0][:200] if str(exc) else "no answer"
+            detail = f"{type(exc).__name__}: {text}"
+        tries = f" after {self.http.attempts} attempts" if transient else ""
         tail = RESUME_HINT if resumable else "run the same command again"
-        return BackendError(f"Google Sheets failed while {what} after {self.http.attempts} "
-                            f"attempt(s): {detail}; {tail}")
+        return BackendError(f"Google Sheets failed while {what}{tries}: {detail}; {tail}")
 
 
 def _emails(value: str | Sequence[str] | None) -> list[str]:

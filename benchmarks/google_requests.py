@@ -1,0 +1,139 @@
+"""Google API requests per round: sheetbridge's batched pattern beside the naive one.
+
+Runs offline against the fake Google in tests/fake_google (through the real gspread
+client) and prints, for 9 and 30 players:
+
+- batched: what the orchestrator does per round with GoogleStore: one values:batchGet
+  per book read (the master; each player's Submission+Results+Board), one
+  spreadsheets:batchUpdate per book written (the master, each player, the board),
+  no metadata reads (sheet ids are cached in the master);
+- naive: the usual gspread idiom: open each spreadsheet (a metadata read), open each
+  tab (another metadata read in gspread 6), read each tab with get_all_values, and
+  write each tab with clear + update + one format call.
+
+Then, for each registered game at its recommended player count, the requests of one
+real `resolve` through sheetbridge.orchestrator.
+
+    python benchmarks/google_requests.py
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sheetbridge.sheets.model import CellData as C, TabData  # noqa: E402
+from sheetbridge.sheets.store import BOARD, MASTER, player_key  # noqa: E402
+from tests.fake_google import FakeGoogle  # noqa: E402
+
+HOST = "host@example.com"
+MASTER_TABS = ["Config", "Players", "Rounds", "Board", "Ledger", "Host log", "Record"]
+PLAYER_TABS = ["Submission", "Results", "Board"]
+
+
+def tab(text: str, rows: int = 12, protected: bool = False) -> TabData:
+    return TabData(rows=[[C(text, bold=i == 0), C(i), C("x", choices=("a", "b"))] for i in range(rows)],
+                   protected=protected, frozen_rows=1)
+
+
+def setup(fake: FakeGoogle, n: int):
+    store = fake.store(HOST)
+    players = [f"P{i + 1}" for i in range(n)]
+    books = {p: store.create(player_key(p), p, {t: tab(t, protected=t != "Submission") for t in PLAYER_TABS},
+                             writer_email=f"{p.lower()}@example.com").location for p in players}
+    board = store.create(BOARD, "board", {"Board": tab("Board", protected=True)},
+                         reader_email=[f"{p.lower()}@example.com" for p in players]).location
+    master = store.create(MASTER, "master", {t: tab(t) for t in MASTER_TABS}).location
+    return store, players, books, board, master
+
+
+def batched_round(fake: FakeGoogle, n: int, round_no: int = 2) -> tuple[int, int, int]:
+    store, players, books, board, master = setup(fake, n)
+    fake.reset_counts()
+    m = store.open(MASTER, master)
+    m.read(MASTER_TABS)
+    for p in players:
+        store.open(player_key(p), books[p]).read(PLAYER_TABS)
+    m.write({t: tab(f"{t} r{round_no}") for t in MASTER_TABS})
+    for p in players:
+        store.open(player_key(p), books[p]).write({t: tab(f"{t} r{round_no}", protected=t != "Submission")
+                                                   for t in PLAYER_TABS})
+    store.open(BOARD, board).write({"Board": tab(f"Board r{round_no}", protected=True)})
+    return counts(fake)
+
+
+def naive_round(fake: FakeGoogle, n: int, round_no: int = 2) -> tuple[int, int, int]:
+    store, players, books, board, master = setup(fake, n)
+    gc = fake.gspread_client(HOST)
+    fake.reset_counts()
+
+    def read(book_id, tabs):
+        sh = gc.open_by_key(book_id)
+        for t in tabs:
+            sh.worksheet(t).get_all_values()
+
+    def write(book_id, tabs):
+        sh = gc.open_by_key(book_id)
+        for t in tabs:
+            ws = sh.worksheet(t)
+            ws.clear()
+            ws.update([[f"{t} r{round_no}", round_no]], "A1", raw=True)
+            ws.format("A1", {"textFormat": {"bold": True}})
+
+    read(master, MASTER_TABS)
+    for p in players:
+        read(books[p], PLAYER_TABS)
+    write(master, MASTER_TABS)
+    for p in players:
+        write(books[p], PLAYER_TABS)
+    write(board, ["Board"])
+    return counts(fake)
+
+
+def counts(fake: FakeGoogle) -> tuple[int, int, int]:
+    reads = fake.count("read") + fake.count("metadata")
+    writes = fake.count("write")
+    return reads, writes, fake.count("metadata")
+
+
+def orchestrator_rounds() -> list[tuple[str, int, int, int, int]]:
+    from sheetbridge import orchestrator as O
+    from sheetbridge.core.game import games
+    out = []
+    for gid, game in sorted(games().items()):
+        n = game.spec.recommended_players or game.spec.max_players
+        fake = FakeGoogle(seed=1)
+        with tempfile.TemporaryDirectory() as d:
+            store = fake.store(HOST, game_folder=d)
+            store.game_id = gid
+            players = [O.PlayerInfo(f"P{i + 1}", f"p{i + 1}@example.com", 10) for i in range(n)]
+            O.new_game(gid, players, store, seed=1, folder=Path(d))
+            fake.reset_counts()
+            O.resolve(store, allow_empty=True)
+            out.append((gid, n, fake.count("read"), fake.count("write"), fake.count("metadata")))
+    return out
+
+
+def main() -> None:
+    print("Google API requests per round (Sheets reads / writes; metadata reads counted as reads)")
+    print(f"{'players':>7} | {'batched reads':>13} {'writes':>6} {'total':>5} {'meta':>4} | "
+          f"{'naive reads':>11} {'writes':>6} {'total':>5} {'meta':>4} | {'naive min of quota':>18}")
+    for n in (9, 30):
+        br, bw, bm = batched_round(FakeGoogle(seed=1), n)
+        nr, nw, nm = naive_round(FakeGoogle(seed=1, quota_per_minute=0), n)   # it would trip the quota
+        minutes = max(nr, nw) / 60
+        print(f"{n:>7} | {br:>13} {bw:>6} {br + bw:>5} {bm:>4} | {nr:>11} {nw:>6} {nr + nw:>5} {nm:>4} | "
+              f"{minutes:>18.1f}")
+    print("batched bound: reads <= players + 1 (master + each player), writes <= players + 2 "
+          "(master + each changed player + board); quota is 60 reads and 60 writes a minute.")
+    print()
+    print("One real `resolve` through the orchestrator (recommended player count, nothing submitted):")
+    for gid, n, r, w, m in orchestrator_rounds():
+        print(f"  {gid:<22} {n:>2} players: {r:>3} reads, {w:>3} writes, {m} metadata reads")
+
+
+if __name__ == "__main__":
+    main()
