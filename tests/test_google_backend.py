@@ -12,15 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import gspread
 import pytest
-import requests
 from click.testing import CliRunner
 from gspread.exceptions import APIError
 
 from sheetbridge import orchestrator as O
 from sheetbridge.core.errors import BackendError, ConfigError, WorkbookError
-from sheetbridge.core.game import get_game
 from sheetbridge.sheets import google as G
 from sheetbridge.sheets import layout as L
 from sheetbridge.sheets.model import CellData as C, TabData
@@ -584,3 +581,79 @@ def test_a_round_cut_off_while_publishing_is_completed_by_resolving_again(tmp_pa
     assert snapshot(a) == snapshot(b)
     ledger = snapshot(b)["ledger"]
     assert len({tuple(r) for r in ledger}) == len(ledger)              # nothing booked twice
+
+
+def test_the_record_in_the_master_alone_is_enough_cache(tmp_path):
+    """Another computer (no local cache file): the ids kept in the master's Record tab suffice."""
+    game_id = "flickering-lights"
+    fake = FakeGoogle(seed=2)
+    folder = tmp_path / "g"
+    st = fake.store(HOST, game_folder=folder)
+    O.new_game(game_id, _players(game_id), st, seed=3, folder=folder)
+    cfg = json.loads((folder / O.CONFIG_FILE).read_text())
+
+    def reopen():
+        again = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST),
+                                    clock=fake.clock, sleep=fake.sleep)
+        again.game_id = game_id
+        return again
+
+    O.resolve(reopen(), allow_empty=True)               # round 1 writes a complete record
+    (folder / G.CACHE_FILE).unlink()
+    fake.reset_counts()
+    res = O.resolve(reopen(), allow_empty=True)
+    assert res.action == "resolved"
+    assert fake.count("metadata") == 0 and fake.count("drive") == 0
+
+
+def test_status_dry_run_resolve_and_undo_match_the_xlsx_game(tmp_path):
+    from sheetbridge.core.match import random_submissions
+    from sheetbridge.core.rng import Rng
+    game_id = "three-modular-rooms"
+    players = _players(game_id)
+    fake = FakeGoogle(seed=12)
+    gstore = fake.store(HOST, game_folder=tmp_path / "g")
+    gstore.game_id = game_id
+    xstore = XlsxStore(tmp_path / "x")
+    seen = []
+    for st, folder in ((gstore, tmp_path / "g"), (xstore, tmp_path / "x")):
+        O.new_game(game_id, players, st, seed=21, folder=folder)
+        log = []
+        for round_ in range(2):
+            ld = O.load(st)
+            for p, raw in random_submissions(ld.match, Rng.from_seed(21, f"r{round_}"), 0.2).items():
+                if raw is not None:
+                    O.fill_submission(st, ld, p, raw)
+            _, lines = O.status(st)
+            log.append(lines)
+            dry = O.resolve(st, dry_run=True, allow_empty=True)
+            log.append((dry.action, dry.message))
+            done = O.resolve(st, allow_empty=True)
+            log.append((done.action, done.message, [r.as_list() for r in done.record.ledger]))
+        undone = O.undo(st)
+        log.append((undone.action, undone.message))
+        seen.append((log, snapshot(st)))
+    assert seen[0] == seen[1]
+
+
+def test_the_fake_refuses_cells_over_googles_50000_characters(fake, store):
+    info, book = new_book(store)
+    with pytest.raises(BackendError, match="50000 characters"):
+        book.write({"Results": TabData(rows=[[C("x" * 50001)]])})
+    book.write({"Results": TabData(rows=[[C("x" * 50000)]])})
+    assert book.read(["Results"])["Results"] == [["x" * 50000]]
+
+
+def test_a_tab_a_player_deleted_or_renamed_is_redrawn(fake, store):
+    info, book = new_book(store, writer="ann@example.com")
+    sh = fake.gspread_client("ann@example.com").open_by_key(info.location)
+    sh.del_worksheet(sh.worksheet("Submission"))
+    with pytest.raises(WorkbookError, match="no tab named 'Submission'"):
+        book.read(["Submission", "Results"])
+    book.write({"Submission": TabData(rows=[[C("form")]])})          # e.g. `sheetbridge repair`
+    assert book.read(["Submission"]) == {"Submission": [["form"]]}
+    sh = fake.gspread_client("ann@example.com").open_by_key(info.location)
+    sh.worksheet("Submission").update_title("Mine now")
+    book.write({"Submission": TabData(rows=[[C("form 2")]])})        # stale cache: the tab is renamed back
+    assert sorted(s.title for s in fake.files[info.location].sheets) == ["Results", "State", "Submission"]
+    assert book.read(["Submission"]) == {"Submission": [["form 2"]]}

@@ -33,7 +33,7 @@ import gspread
 import requests
 from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
-from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_URL
+from gspread.urls import DRIVE_FILES_API_V3_URL
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from ..core.errors import BackendError, ConfigError, WorkbookError
@@ -474,7 +474,7 @@ class GoogleStore(Store):
             meta = self.http.fetch_sheet_metadata(sid, params={"fields": "sheets.properties(sheetId,title)"})
             defaults = [s["properties"]["sheetId"] for s in meta.get("sheets", [])]
             self._cache[sid] = {"sheets": {}, "protected": {}}
-            body, pending = self._write_requests(sid, tabs)
+            body, pending = self._write_requests(sid, tabs, reserved=defaults)
             body += [{"deleteSheet": {"sheetId": d}} for d in defaults]
             reply = self.http.batch_update(sid, {"requests": body})
             self._commit(sid, pending, reply.get("replies", []))
@@ -553,10 +553,11 @@ class GoogleStore(Store):
         self._save_cache()
 
     # ---- building a write
-    def _write_requests(self, sid: str, tabs: Mapping[str, TabData]) -> tuple[list[dict], list]:
+    def _write_requests(self, sid: str, tabs: Mapping[str, TabData],
+                        reserved: Iterable[int] = ()) -> tuple[list[dict], list]:
         entry = self._cache.setdefault(sid, {"sheets": {}, "protected": {}})
         sheets = dict(entry["sheets"])
-        next_id = max(sheets.values(), default=0) + 1
+        next_id = max([*sheets.values(), *reserved], default=0) + 1   # preassigned, never reused
         reqs: list[dict] = []
         pending: list = []   # ("sheet", title, id) | ("protect", title, reply index, sig) | ("unprotect", title)
         for title, tab in tabs.items():
@@ -567,9 +568,10 @@ class GoogleStore(Store):
                     "frozenRowCount": tab.frozen_rows}
             if title in sheets:
                 sheet_id = sheets[title]
-                reqs.append({"updateSheetProperties": {
-                    "properties": {"sheetId": sheet_id, "hidden": tab.hidden, "gridProperties": grid},
-                    "fields": "hidden,gridProperties.rowCount,gridProperties.columnCount,"
+                reqs.append({"updateSheetProperties": {   # the title too: a renamed tab gets its name back
+                    "properties": {"sheetId": sheet_id, "title": title, "hidden": tab.hidden,
+                                   "gridProperties": grid},
+                    "fields": "title,hidden,gridProperties.rowCount,gridProperties.columnCount,"
                               "gridProperties.frozenRowCount"}})
             else:
                 sheet_id = next_id

@@ -67,7 +67,8 @@ class LoopbackServer:
         self.httpd.server_close()
 
     def start(self) -> "LoopbackServer":
-        self._thread.start()
+        if self._thread.ident is None:     # start once
+            self._thread.start()
         return self
 
     def stop(self) -> None:
@@ -82,5 +83,5 @@ class LoopbackServer:
 
 
 def serve(fake: FakeGoogle, **kwargs) -> LoopbackServer:
-    """A started loopback server for ``fake`` (use as a context manager)."""
-    return LoopbackServer(fake, **kwargs)
+    """A started loopback server for ``fake``; use it as a context manager (or call stop())."""
+    return LoopbackServer(fake, **kwargs).start()

@@ -107,6 +107,17 @@ class Discovery:
         self._check(body, {"$ref": ref}, "", method.id, out)
         return out
 
+    def _required(self, name: str, method_id: str) -> tuple[str, ...]:
+        """Fields of schema ``name`` required by ``method_id`` (annotations) or always ("Required.")."""
+        cache = self.__dict__.setdefault("_required_cache", {})
+        key = (name, method_id)
+        if key not in cache:
+            props = self.schemas[name].get("properties", {})
+            cache[key] = tuple(k for k, p in props.items()
+                               if method_id in (p.get("annotations", {}).get("required") or ())
+                               or p.get("description", "").startswith("Required."))
+        return cache[key]
+
     def _check(self, value: Any, spec: Mapping, path: str, method_id: str, out: list[Violation]) -> None:
         if "$ref" in spec:
             name = spec["$ref"]
@@ -126,10 +137,8 @@ class Discovery:
                 if sub is None:
                     continue
                 self._check(sub, props[key], where, method_id, out)
-            for key, p in props.items():
-                required = method_id in (p.get("annotations", {}).get("required") or ()) \
-                    or p.get("description", "").startswith("Required.")
-                if required and key not in value:
+            for key in self._required(name, method_id):
+                if key not in value:
                     out.append(Violation(f"{path}.{key}" if path else key,
                                          f"Required field {key} is missing at '{path or 'body'}'"))
             if name == "Request":   # a batchUpdate request holds exactly one kind

@@ -31,7 +31,7 @@ import threading
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import requests
@@ -633,9 +633,12 @@ class FakeGoogle:
         sheet, r0, r1, c0, c1 = parse_range(f, rng)
         r1, c1 = min(r1, sheet.rows), min(c1, sheet.cols)
         option = q.get("valueRenderOption", "FORMATTED_VALUE")
+        used = [k for k, v in sheet.cells.items() if v.get("userEnteredValue")]
+        last_r = min(r1, max((k[0] for k in used), default=-1) + 1)
+        last_c = min(c1, max((k[1] for k in used), default=-1) + 1)
         rows = []
-        for r in range(r0, r1):
-            row = [rendered(sheet.cells.get((r, c)), option) for c in range(c0, c1)]
+        for r in range(r0, last_r):
+            row = [rendered(sheet.cells.get((r, c)), option) for c in range(c0, last_c)]
             while row and row[-1] == "":
                 row.pop()
             rows.append(row)
@@ -675,6 +678,7 @@ class FakeGoogle:
                     continue
                 cell = dict(sheet.cells.get((r0 + i, c0 + j), {}))
                 ev = entered(v, option)
+                _check_cell_size(ev)
                 if ev is None:
                     cell.pop("userEnteredValue", None)
                 else:
@@ -819,6 +823,9 @@ class FakeGoogle:
             raise ApiError(400, f"Range ({a1(s, r0, r1, c0, c1)}) exceeds grid limits. "
                                 f"Max rows: {s.rows}, max columns: {s.cols}")
         self._guard(self.files[f.id], s, r0, r1, c0, c1, who)
+        for row in rows:
+            for v in row.get("values") or []:
+                _check_cell_size((v or {}).get("userEnteredValue"))
         keys = {(r, c) for (r, c) in s.cells if r0 <= r < r1 and c0 <= c < c1}
         keys.update((r0 + i, c0 + j) for i, row in enumerate(rows) for j in range(len(row.get("values") or [])))
         for r, c in keys:
@@ -901,6 +908,16 @@ class FakeGoogle:
                     s.protected.remove(pr)
                     return None
         raise ApiError(400, f"No protected range with id: {pid}")
+
+
+MAX_CELL_CHARS = 50000
+
+
+def _check_cell_size(value: dict | None) -> None:
+    text = (value or {}).get("stringValue") or (value or {}).get("formulaValue") or ""
+    if len(text) > MAX_CELL_CHARS:
+        raise ApiError(400, f"Your input contains more than the maximum of {MAX_CELL_CHARS} characters "
+                            "in a single cell.")
 
 
 def _inside(grid: dict, sheet: Sheet, r: int, c: int) -> bool:
