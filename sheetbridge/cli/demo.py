@@ -13,13 +13,19 @@ from ..sheets.xlsx import XlsxStore
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"), show_default=True)
 @click.option("--seed", default="7", show_default=True)
 @click.option("--quiet", is_flag=True)
-def command(game_id, out, seed, quiet) -> None:
+@click.option("--google", is_flag=True, help="Play it on Google Sheets (files shared with no one but you).")
+def command(game_id, out, seed, quiet, google) -> None:
     """Play a whole game through the same files and commands, and print the final standings."""
     if out.exists():
         if not ((out / "master.xlsx").exists() or (out / "sheetbridge.json").exists()) and any(out.iterdir()):
             raise click.UsageError(f"{out} exists and is not a sheetbridge game folder; choose another --out")
         shutil.rmtree(out)
-    res = demo(game_id, XlsxStore(out), seed=seed, folder=out,
+    if google:
+        from ..sheets.google import new_google_store
+        store = new_google_store(out)
+    else:
+        store = XlsxStore(out)
+    res = demo(game_id, store, seed=seed, folder=out,
                progress=None if quiet else (lambda s: click.echo("  " + s)))
     m = res.match
     out_ = m.outcome()
