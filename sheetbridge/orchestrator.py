@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from .core.errors import ConfigError, SheetbridgeError, UsageError, WorkbookError
+from .core.errors import ConfigError, LedgerError, SheetbridgeError, UsageError, WorkbookError
 from .core.game import get_game
-from .core.ledger import COLUMNS as LEDGER_COLUMNS, Ledger, LedgerRow, parse_rows
-from .core.match import Match, RoundRecord, random_submissions
+from .core.ledger import COLUMNS as LEDGER_COLUMNS, parse_rows
+from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
-from .core.types import Report, Submission
 from .sheets import layout as L
 from .sheets.model import CellData, TabData
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -96,7 +95,6 @@ class Loaded:
     locations: dict[str, str]                 # player -> book location
     board_location: str
     warnings: list[str] = field(default_factory=list)
-    tables_changed: bool = False
 
 
 def _tab_names(game_id: str) -> list[str]:
@@ -124,6 +122,10 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
     game = get_game(game_id)
     tables = {t.name: rects[t.name] for t in game.spec.tables}
     match = Match.from_json(record["match"], rows, tables=tables)
+    try:
+        match.ledger.check_no_negative(match.players)
+    except LedgerError as e:
+        raise LedgerError(f"{master.location}, tab {L.tab_name('ledger')}: {e}") from None
     warnings: list[str] = []
     # Nothing is lost: rows the record booked but the Ledger tab lacks are restored.
     missing = [r for rec in match.rounds for r in rec.ledger if not match.ledger.has(r.key)]
@@ -134,7 +136,6 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
     options = _read_options(rects[L.tab_name("config")])
     if options is not None:
         try:
-            from .core.match import parse_options
             wanted = parse_options(game, options)
         except ConfigError as e:
             raise ConfigError(f"{master.location}, tab {L.tab_name('config')}: {e}") from None
@@ -149,12 +150,7 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
     if problems:
         raise ConfigError(f"{master.location}: " + "; ".join(problems))
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]
-    return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,
-                  tables_changed=_plain(tables) != match.setup_tables)
-
-
-def _plain(tables):
-    return {k: [list(map(str, r)) for r in v] for k, v in sorted(tables.items())}
+    return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings)
 
 
 def _read_options(rect) -> dict[str, str] | None:

@@ -203,3 +203,15 @@ def test_repair_redraws_a_tab_whose_rows_were_deleted(game):
     assert "rows were inserted or deleted" in res.output and "sheetbridge repair" in res.output
     assert "redrew 1 file(s): players/Ann.xlsx" in run("repair", game, "--player", "Ann").output
     assert "Ann" in run("status", game).output
+
+
+def test_a_host_ledger_row_that_overdraws_is_blamed_on_the_ledger_tab(game):
+    wb = openpyxl.load_workbook(game / "master.xlsx")
+    wb["Ledger"].append(["", "", "Ann", -50, "fine"])
+    wb.save(game / "master.xlsx")
+    before = digest(game)
+    res = run("resolve", game, ok=False)
+    assert res.exit_code == 2
+    assert res.output == ("error: master.xlsx, tab Ledger: Ann's garnet balance adds up to -40; the ledger never "
+                          "goes negative. Check the rows you added by hand for a mistyped amount\n")
+    assert digest(game) == before

@@ -37,4 +37,4 @@ def command(game_id, out, seed, quiet, google) -> None:
         click.echo(f"  {line}")
     click.echo(f"Winner(s): {', '.join(out_.winners)}; Elimination Candidate: "
                f"{out_.elimination_candidate or 'host to decide'}")
-    click.echo(f"Garnets now: " + ", ".join(f"{p} {b}" for p, b in m.ledger.balances(m.players).items()))
+    click.echo("Garnets now: " + ", ".join(f"{p} {b}" for p, b in m.ledger.balances(m.players).items()))

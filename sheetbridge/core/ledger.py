@@ -72,8 +72,8 @@ class Ledger:
         for p in players:
             b = self.balance(p)
             if b < 0:
-                raise LedgerError(f"{p}'s garnet balance would be {b}; the ledger never goes negative. "
-                                  "Check the Ledger tab for a mistyped host row.")
+                raise LedgerError(f"{p}'s garnet balance adds up to {b}; the ledger never goes negative. "
+                                  "Check the rows you added by hand for a mistyped amount")
 
     def round_rows(self, round_no: int) -> list[LedgerRow]:
         return [r for r in self.rows if r.round == round_no]

@@ -798,7 +798,7 @@ class BigMachine(GameRules):
             n = None if is_formula(text) else parse_int(text)
             if n is None:
                 problems.append(Problem(ProblemKind.SYNTAX, player, name, text, "a whole number from 0",
-                                        "a formula" if is_formula(text) else f"not a whole number of cogs",
+                                        "a formula" if is_formula(text) else "not a whole number of cogs",
                                         f"{label} 0"))
             elif n < 0:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number from 0",

@@ -1328,7 +1328,7 @@ class Bugcatcher(GameRules):
             Block("Starting nodes for Round 1 (R26)", (
                 "Every player's starting nodes, unlabelled: black cells are central nodes, blue corners border "
                 "nodes (R11).",), grid, LEGEND),
-            Block(f"Mission board, round 1", tuple(mission_text(m) for m in self._board(st, 1))
+            Block("Mission board, round 1", tuple(mission_text(m) for m in self._board(st, 1))
                   or ("No missions this round.",)),
         ))
         private = {}

@@ -832,7 +832,6 @@ class Skeld(GameRules):
         if state["round"] == 0:
             return self._parse_pregame(state, player, raw)
         opts = state["options"]
-        board = Board.of(state)
         problems: list[Problem] = []
         crew = state["crew"][player]
         rows = list(raw.get("crew", []) or [])
@@ -868,7 +867,7 @@ class Skeld(GameRules):
                 n = None if is_formula(text) else parse_int(text)
                 if n is None:
                     syn(f"{name} energy", text, "a whole number of Energy", "not a whole number",
-                        f"no activation")
+                        "no activation")
                 else:
                     it["energy"] = n
             text = clean(row.get("disable", ""))

@@ -169,13 +169,5 @@ def read_json_tab(rect: Rect, where: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise WorkbookError(f"{where}: the record is damaged ({e.msg} at character {e.pos}); "
+        raise WorkbookError(f"{where}: the record is damaged ({e.msg}, character {e.pos}); "
                             "restore the master workbook from a backup") from None
-
-
-def rect_rows(rect: Rect, skip: int = 0) -> list[list[str]]:
-    return [list(r) for r in rect[skip:]]
-
-
-def tab_map(items: Mapping[str, TabData]) -> dict[str, TabData]:
-    return dict(items)

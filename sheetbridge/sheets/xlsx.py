@@ -24,7 +24,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from ..core.errors import WorkbookError
-from .model import CellData, Rect, TabData, normalise
+from .model import Rect, TabData, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
 
 LIST_COLUMN = 60  # first hidden column holding long dropdown lists
