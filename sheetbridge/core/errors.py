@@ -29,3 +29,7 @@ class LedgerError(SheetbridgeError):
 
 class BackendError(SheetbridgeError):
     """The storage (Google Sheets) kept failing; the game is left resumable."""
+
+
+class GameBusy(SheetbridgeError):
+    """Another sheetbridge command is working on the same game; nothing was read or written."""

@@ -8,6 +8,7 @@ host's alone, each player's book is shared with that player only.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -74,3 +75,12 @@ class Store(ABC):
 
     def import_cache(self, data: Mapping) -> None:
         return None
+
+    # One command at a time per game: every command that reads or writes a game holds its lock.
+    @abstractmethod
+    def lock(self, command: str) -> AbstractContextManager[None]:
+        """Hold this game's lock for the duration of `command` ("resolve", "undo"...).
+
+        Raises :class:`~sheetbridge.core.errors.GameBusy` at once, naming the holder
+        ("another sheetbridge is working on this game (resolve since 12:03 UTC, pid 4411)..."),
+        when another process holds it. Re-entrant within one process."""

@@ -11,22 +11,29 @@ times and the document's created/modified stamps are fixed.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
+import socket
 import tempfile
+import time
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
+from filelock import FileLock, Timeout
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from ..core.errors import WorkbookError
+from ..core.errors import GameBusy, WorkbookError
 from .model import Rect, TabData, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
 
+LOCK_FILE = ".sheetbridge.lock"
+_HELD: dict[Path, tuple[FileLock, int]] = {}
 LIST_COLUMN = 60  # first hidden column holding long dropdown lists
 _FIXED_ZIP_TIME = (2000, 1, 1, 0, 0, 0)
 _FIXED_STAMP = "2000-01-01T00:00:00Z"
@@ -88,6 +95,39 @@ class XlsxStore(Store):
 
     def __init__(self, folder: str | os.PathLike) -> None:
         self.folder = Path(folder)
+
+    @contextmanager
+    def lock(self, command: str) -> Iterator[None]:
+        """An OS file lock on ``.sheetbridge.lock`` in the game folder (released by the OS if the
+        process dies, so a crash never leaves the game locked); ``.sheetbridge.lock.json`` says who holds it."""
+        path = self.folder.resolve() / LOCK_FILE
+        held = _HELD.get(path)
+        if held is not None:          # re-entrant within one process (demo calls resolve)
+            _HELD[path] = (held[0], held[1] + 1)
+            try:
+                yield
+            finally:
+                _HELD[path] = (held[0], _HELD[path][1] - 1)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        flock = FileLock(str(path), timeout=0)
+        info = path.with_name(LOCK_FILE + ".json")
+        try:
+            flock.acquire()
+        except Timeout:
+            raise GameBusy(_busy_message(info)) from None
+        _HELD[path] = (flock, 1)
+        try:
+            _write_text_atomic(info, json.dumps({"command": command, "pid": os.getpid(),
+                                                 "since": _utc_now(), "host": socket.gethostname()}))
+            yield
+        finally:
+            _HELD.pop(path, None)
+            try:
+                info.unlink()
+            except OSError:
+                pass
+            flock.release()
 
     def describe(self) -> str:
         return f"folder {self.folder}"
@@ -215,3 +255,24 @@ def _save(wb: Workbook, path: Path) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+# ------------------------------------------------------------ the game lock
+
+def _utc_now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+
+
+def _busy_message(info: Path) -> str:
+    try:
+        holder = json.loads(info.read_text(encoding="utf-8"))
+        who = f"{holder.get('command', '?')} since {holder.get('since', '?')}, pid {holder.get('pid', '?')}"
+    except (OSError, ValueError):
+        who = "it just started"
+    return f"another sheetbridge is working on this game ({who}); try again when it ends"
+
+
+def _write_text_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,81 @@
+"""What each book shows, drawn from a Match: the master's tabs, a player's tabs, the board.
+
+Rendering only: the orchestrator decides when and where these are written. Every
+private tab comes from :meth:`Match.player_report`, the one per-player view.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from .core.ledger import COLUMNS as LEDGER_COLUMNS
+from .core.match import Match
+from .sheets import layout as L
+from .sheets.model import CellData, TabData
+from .sheets.store import Store
+
+if TYPE_CHECKING:
+    from .orchestrator import PlayerInfo
+
+
+def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mapping[str, str], board: str,
+                store: Store, warnings: Sequence[str] = ()) -> dict[str, TabData]:
+    m = ld_match
+    game = m.game
+    cfg_rows: list[list[Any]] = [["game", game.spec.id, game.spec.name], ["name", m.name, "this game's id in the ledger"],
+                                 ["seed", str(m.seed), "every round's random draws derive from it"],
+                                 ["round", m.round if not m.finished else "finished", "the round open for submissions"],
+                                 ["option", "value", "options can be changed until round 1 is resolved"]]
+    for o in game.spec.options:
+        allowed = f" Allowed: {', '.join(map(str, o.choices))}." if o.choices else ""
+        cfg_rows.append([o.name, _cell(m.options[o.name]), f"{o.help}{allowed} Default {_cell(o.default)}."
+                         + (f" ({o.ruling})" if o.ruling else "")])
+    bal = m.ledger.balances(m.players)
+    player_rows = [[p.name, p.email, locations.get(p.name, ""), bal[p.name]] for p in players]
+    round_rows = []
+    for rec in m.rounds:
+        submitted = sum(1 for s in rec.submissions.values() if s is not None)
+        bad = sum(1 for s in rec.submissions.values() if s is not None and s.problems)
+        round_rows.append([rec.round, "resolved", f"{submitted} of {len(m.players)}", bad, len(rec.ledger)])
+    if not m.finished:
+        round_rows.append([m.round, "open", "", "", ""])
+    log_rows: list[list[Any]] = [["round", "note"]]
+    for w in warnings:
+        log_rows.append(["", w])
+    for rec in reversed(m.rounds):
+        for line in rec.problems() + rec.host_log:
+            log_rows.append([rec.round, line])
+    record = {"match": m.to_json(), "players": [{"name": p.name, "email": p.email} for p in players],
+              "locations": dict(locations), "board": board, "store": store.export_cache()}
+    tabs = {
+        L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"]),
+        L.tab_name("players"): L.key_value_tab("Players", player_rows, ["player", "email", "file", "garnets now"]),
+        L.tab_name("rounds"): L.key_value_tab("Round log", round_rows,
+                                              ["round", "status", "submitted", "with problems", "ledger rows"]),
+        L.tab_name("board"): L.report_tab(m.public_report()),
+        L.tab_name("ledger"): L.table_tab([list(LEDGER_COLUMNS)] + [r.as_list() for r in m.ledger.rows]),
+    }
+    for t in game.spec.tables:
+        tabs[t.name] = L.table_tab(m.tables.get(t.name) or [[]])
+    tabs[L.tab_name("log")] = L.table_tab(log_rows)
+    tabs[L.tab_name("record")] = L.json_tab(record)
+    return tabs
+
+
+def _cell(v: Any) -> Any:
+    return str(v).lower() if isinstance(v, bool) else v
+
+
+def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None) -> dict[str, TabData]:
+    """A player's book: their form, their private report (the one view function), the public board."""
+    if m.finished:
+        sub = TabData(rows=[[CellData("The match is over: no more submissions.", bold=True)],
+                            [CellData("Round", bold=True), CellData("finished")]])
+    else:
+        sub = L.form_tab(m.form(player), player, prefill)
+    return {L.tab_name("submission"): sub,
+            L.tab_name("results"): L.report_tab(m.player_report(player)),
+            L.tab_name("board"): L.report_tab(m.public_report())}
+
+
+def board_tabs(m: Match) -> dict[str, TabData]:
+    return {L.tab_name("board"): L.report_tab(m.public_report())}
