@@ -15,14 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from .core.errors import ConfigError, LedgerError, SheetbridgeError, UsageError, WorkbookError
+from .core.errors import ConfigError, GameBusy, LedgerError, SheetbridgeError, UsageError, WorkbookError
 from .core.game import get_game
 from .core.ledger import parse_rows
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
-from .sheets.xlsx import XlsxStore
+from .sheets.model import TabData
+from .sheets.xlsx import LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
 from .tabs import board_tabs, master_tabs, player_tabs
 from .templates import default_tables
 
@@ -95,6 +96,12 @@ class Loaded:
     locations: dict[str, str]                 # player -> book location
     board_location: str
     warnings: list[str] = field(default_factory=list)
+    revision: int = 0                         # bumped by every master write (compare-and-set at commit)
+    saved: dict[str, dict[str, Any]] = field(default_factory=dict)  # round -> player -> entries kept by undo
+
+    def record_extra(self) -> dict[str, Any]:
+        """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
+        return {"revision": self.revision + 1, "saved": self.saved}
 
 
 def _tab_names(game_id: str) -> list[str]:
@@ -150,7 +157,8 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
     if problems:
         raise ConfigError(f"{master.location}: " + "; ".join(problems))
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]
-    return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings)
+    return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,
+                  int(record.get("revision", 0)), dict(record.get("saved", {})))
 
 
 def _read_options(rect) -> dict[str, str] | None:
@@ -204,31 +212,54 @@ def new_game(game_id: str, players: Sequence[PlayerInfo], store: Store, *, seed:
     return NewGame(folder or Path("."), match, {**locations, "master": master_info.location})
 
 
-# ------------------------------------------------------------ reading players
+# ------------------------------------------------------------ reading the books a round writes
 
 @dataclass
-class PlayerState:
-    name: str
-    raw: dict | None            # None: nothing for the open round
-    stale: bool                 # the book still shows another round (not yet published)
-    rects: dict
+class BookState:
+    """One player's book (or the board) as read before anything is written."""
+    key: str                      # "player:<name>" or "board"
+    location: str
+    rects: dict | None            # the tabs read; None when the book could not be read
+    error: str = ""               # why the book could not be read (missing file, renamed tab...)
+    raw: dict | None = None       # the entries typed for the open round (players only)
+    stale: bool = False           # the Submission tab still shows another round
+
+    @property
+    def player(self) -> str:
+        return self.key.split(":", 1)[1] if self.key.startswith("player:") else ""
 
 
-def read_players(ld: Loaded) -> dict[str, PlayerState]:
-    out = {}
+def _player_tab_names() -> list[str]:
+    return [L.tab_name("submission"), L.tab_name("results"), L.tab_name("board")]
+
+
+def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = True) -> dict[str, BookState]:
+    """Read every player's book (and the board): one read per book. A book that cannot be read is
+    reported in its BookState, never raised, so one broken file does not hide the others."""
     m = ld.match
-    names = [L.tab_name("submission"), L.tab_name("results"), L.tab_name("board")]
-    for p in m.players:
-        book = ld.store.open(player_key(p), ld.locations[p])
-        rects = book.read(names)
-        where = f"{book.location}, tab {L.tab_name('submission')} ({p})"
-        raw, stale = None, False
-        if m.finished:
-            stale = _marker(rects[names[0]]) != "finished"
-        else:
-            raw = L.read_form(m.form(p), rects[names[0]], where)
-            stale = raw is None
-        out[p] = PlayerState(p, raw, stale, rects)
+    out: dict[str, BookState] = {}
+    names = _player_tab_names()
+    for p in (m.players if players is None else players):
+        key = player_key(p)
+        st = BookState(key, ld.locations.get(p, ""), None)
+        out[key] = st
+        try:
+            st.rects = ld.store.open(key, st.location).read(names)
+            if m.finished:
+                st.stale = _marker(st.rects[names[0]]) != "finished"
+            else:
+                where = f"{st.location}, tab {names[0]} ({p})"
+                st.raw = L.read_form(m.form(p), st.rects[names[0]], where)
+                st.stale = st.raw is None
+        except WorkbookError as e:
+            st.rects, st.error = None, str(e)
+    if board and ld.board_location:
+        st = BookState(BOARD, ld.board_location, None)
+        try:
+            st.rects = ld.store.open(BOARD, ld.board_location).read([L.tab_name("board")])
+        except WorkbookError as e:
+            st.error = str(e)
+        out[BOARD] = st
     return out
 
 
@@ -236,40 +267,158 @@ def _marker(rect) -> str:
     return rect[1][1] if len(rect) > 1 and len(rect[1]) > 1 else ""
 
 
+def _folder_hint(store: Store) -> str:
+    folder = getattr(store, "folder", None) or getattr(store, "game_folder", None)
+    return str(folder) if folder else "GAME_FOLDER"
+
+
+def _broken_error(ld: Loaded, broken: Sequence[BookState], doing: str) -> WorkbookError:
+    names = ", ".join(b.player or "the public board" for b in broken)
+    details = "; ".join(b.error for b in broken[:3]) + (f"; and {len(broken) - 3} more" if len(broken) > 3 else "")
+    who = " ".join(f"--player {b.player}" for b in broken if b.player)
+    return WorkbookError(f"cannot {doing}: {len(broken)} file(s) cannot be read ({names}): {details}. Nothing was "
+                         f"written. Run `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` "
+                         "to re-create them from the master's record (entries it can find are kept), then run "
+                         "the command again")
+
+
+# ------------------------------------------------------------ what a book should show
+
+@dataclass
+class Write:
+    key: str
+    location: str
+    tabs: dict[str, TabData]
+    create: bool = False          # the book is missing or unreadable: create it anew (repair only)
+    remove: list[str] = field(default_factory=list)   # tabs to remove after writing (a renamed Submission tab)
+
+
+def _fresh_prefill(ld: Loaded, player: str) -> Mapping[str, Any] | None:
+    """Entries an undo kept for the open round, put back when its Submission tab is drawn again."""
+    return ld.saved.get(str(ld.match.round), {}).get(player)
+
+
+def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] = (),
+          prefill: Mapping[str, Any] | None = None) -> list[Write]:
+    """The writes that make every readable book show what the record says, and nothing more.
+
+    A player's Submission tab is redrawn only when it shows another round (or for `redraw`
+    players): a current one holds what the player is typing. Results and Board are rewritten
+    when they differ. Comparing content, not a flag, is what lets any re-run finish a
+    publication that was cut off, the board's included.
+    """
+    m = ld.match
+    out: list[Write] = []
+    for p in m.players:
+        st = books.get(player_key(p))
+        if st is None or st.rects is None:
+            continue
+        fill = (prefill or {}).get(p) if prefill is not None else _fresh_prefill(ld, p)
+        want = player_tabs(m, p, fill)
+        sub = L.tab_name("submission")
+        tabs = {name: tab for name, tab in want.items()
+                if name != sub and st.rects.get(name) != tab.values()}
+        shows = _marker(st.rects.get(sub) or [])
+        if shows != ("finished" if m.finished else str(m.round)) or p in redraw:
+            tabs[sub] = want[sub]
+        if tabs:
+            out.append(Write(st.key, st.location, {n: tabs[n] for n in want if n in tabs}))
+    st = books.get(BOARD)
+    if st is not None and st.rects is not None:
+        want = board_tabs(m)
+        if any(st.rects.get(n) != t.values() for n, t in want.items()):
+            out.append(Write(BOARD, st.location, want))
+    return out
+
+
+def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
+               checked: bool = False) -> list[str]:
+    """Write players' books and the board; first make sure the record is still the one loaded."""
+    if writes and not checked:
+        _check_revision(ld)
+    done = []
+    for w in writes:
+        ld.store.open(w.key, w.location).write(w.tabs)
+        done.append(w.location)
+        if progress:
+            progress(f"published {w.key.split(':', 1)[-1]}'s file" if w.key.startswith("player:")
+                     else "published the public board")
+    return done
+
+
+def _commit(ld: Loaded, progress: Progress | None = None) -> str:
+    """Write the master: the commit point. Refused if another run changed the game since `load`
+    (compare-and-set on the record's revision), so a stale run can never overwrite a newer round."""
+    m = ld.match
+    mtabs = master_tabs(m, ld.players, ld.locations, ld.board_location, ld.store, ld.warnings,
+                        record_extra=ld.record_extra())
+    _check_revision(ld)
+    ld.master.write(mtabs)
+    ld.revision += 1
+    if progress:
+        progress("saved the master (the round's record and ledger)")
+    return ld.master.location
+
+
+def _check_revision(ld: Loaded) -> None:
+    """Compare-and-set: refuse to write if another run wrote the master since this one read it."""
+    rec_tab = L.tab_name("record")
+    now = L.read_json_tab(ld.master.read([rec_tab])[rec_tab], f"{ld.master.location}, tab {rec_tab}")
+    if int(now.get("revision", 0)) != ld.revision:
+        raise GameBusy("the game changed while this command ran (another sheetbridge, or a restored backup); "
+                       "nothing was written: run the command again")
+
+
+def _unpublished_message(writes: Sequence[Write]) -> str:
+    names = [w.key.split(":", 1)[1] if w.key.startswith("player:") else "the public board" for w in writes]
+    return ", ".join(names)
+
+
 # ------------------------------------------------------------ status
 
 @dataclass
 class StatusLine:
     player: str
-    state: str        # "submitted", "not submitted", "not yet published"
+    state: str        # "submitted", "not submitted", "file shows another round...", "cannot read the file..."
     valid: bool
     problem_fields: tuple[str, ...] = ()
 
 
 def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
-    """Who has submitted for the open round and whether it is valid, revealing no submission."""
-    ld = load(store)
-    lines = []
-    if ld.match.finished:
+    """Who has submitted for the open round and whether it is valid, revealing no submission.
+    A file that cannot be read is reported on its player's line; the others are still read."""
+    with store.lock("status"):
+        store.cleanup()
+        ld = load(store)
+        lines: list[StatusLine] = []
+        if ld.match.finished:
+            return ld, lines
+        books = read_books(ld, board=False)
+        for p in ld.match.players:
+            st = books[player_key(p)]
+            if st.error:
+                lines.append(StatusLine(p, f"cannot read the file: {st.error}", False))
+            elif st.stale:
+                lines.append(StatusLine(p, "file shows another round: run resolve to finish publishing", False))
+            else:
+                sub = ld.match.parse(p, st.raw)
+                if sub is None:
+                    lines.append(StatusLine(p, "not submitted", False))
+                else:
+                    labels = []
+                    for pr in sub.problems:
+                        label = getattr(pr, "label", "") or pr.field
+                        if label not in labels:
+                            labels.append(label)
+                    lines.append(StatusLine(p, "submitted", not sub.problems, tuple(labels)))
         return ld, lines
-    for p, ps in read_players(ld).items():
-        if ps.stale:
-            lines.append(StatusLine(p, "file shows another round: run resolve to finish publishing", False))
-            continue
-        sub = ld.match.parse(p, ps.raw)
-        if sub is None:
-            lines.append(StatusLine(p, "not submitted", False))
-        else:
-            fields = tuple(sorted({pr.field for pr in sub.problems}))
-            lines.append(StatusLine(p, "submitted", not sub.problems, fields))
-    return ld, lines
 
 
 # ------------------------------------------------------------ resolve
 
 @dataclass
 class ResolveResult:
-    action: str                       # "resolved", "published", "nothing", "dry-run"
+    action: str                       # "resolved", "published", "nothing", "dry-run", "undone"
     message: str
     record: RoundRecord | None = None
     match: Match | None = None
@@ -280,97 +429,220 @@ class ResolveResult:
 
 def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None, allow_empty: bool = False,
             progress: Progress | None = None) -> ResolveResult:
-    ld = load(store)
-    m = ld.match
-    states = read_players(ld)
-    stale = [p for p, s in states.items() if s.stale]
-    if stale and m.rounds:
-        # A previous run was cut off while publishing: finish it, same result, no new ledger rows.
+    """Resolve the open round and publish it, or finish publishing one that was cut off.
+
+    Every book the round writes is read first; if one cannot be read, nothing is written.
+    The master is written first (the commit point), then every book whose content differs.
+    """
+    with store.lock("resolve"):
+        if not dry_run:
+            store.cleanup()
+        ld = load(store)
+        m = ld.match
+        books = read_books(ld)
+        broken = [b for b in books.values() if b.error]
+        if broken and not dry_run:
+            raise _broken_error(ld, broken, "resolve")
+        warnings = list(ld.warnings) + [f"cannot read {b.player or 'the board'}'s file: {b.error}" for b in broken]
+        pending = _plan(ld, books)
+        stale = [b.player for b in books.values() if b.stale]
+
+        def finish(reason: str, unchanged: str = "; nothing changed") -> ResolveResult:
+            """Publish what an earlier run left unpublished (same result, no ledger rows), or say nothing changed."""
+            if not pending:
+                return ResolveResult("nothing", reason + unchanged, None, m, warnings=warnings)
+            what = _unpublished_message(pending)
+            last = m.rounds[-1] if m.rounds else None
+            if dry_run:
+                return ResolveResult("dry-run", f"{reason}; resolve would finish publishing to {what}", last, m,
+                                     warnings=warnings)
+            written = _write_all(ld, pending, progress)
+            return ResolveResult("published", f"{reason}; finished publishing to {what}", last, m, written,
+                                 warnings=warnings)
+
+        if stale:
+            # Players could not submit for the open round: their files still show another one.
+            return finish(f"{len(stale)} player file(s) still showed another round than the open round "
+                          f"{'(the game is over)' if m.finished else m.round}")
+        if m.finished:
+            return finish(f"{m.game.spec.name} is over", "; nothing to resolve")
+        if round_no is not None and round_no != m.round:
+            if round_no < m.round:
+                return finish(f"round {round_no} is already resolved")
+            raise UsageError(f"round {round_no} is not open yet; round {m.round} is")
+        raws = {p: books[player_key(p)].raw for p in m.players}
+        submitted = [p for p in m.players if m.parse(p, raws[p]) is not None]
+        if not submitted and not allow_empty:
+            return finish(f"nobody has submitted for round {m.round} yet; nothing was resolved", " (add --allow-empty "
+                          "to resolve it with every player's default)")
+        rec = m.resolve(raws, tables=m.tables)
         if dry_run:
-            return ResolveResult("dry-run", f"round {m.rounds[-1].round} is resolved but {len(stale)} player "
-                                 f"file(s) still show the old round: {', '.join(stale)}; resolve would publish them",
-                                 m.rounds[-1], m, warnings=ld.warnings)
-        written, skipped = _publish(ld, states, progress, write_master=False)
-        return ResolveResult("published", f"finished publishing round {m.rounds[-1].round}: "
-                             f"{len(written)} file(s) written", m.rounds[-1], m, written, skipped, ld.warnings)
-    if m.finished:
-        return ResolveResult("nothing", f"{m.game.spec.name} is over; nothing to resolve", None, m,
-                             warnings=ld.warnings)
-    if round_no is not None and round_no != m.round:
-        if round_no < m.round:
-            return ResolveResult("nothing", f"round {round_no} is already resolved; nothing changed", None, m,
-                                 warnings=ld.warnings)
-        raise UsageError(f"round {round_no} is not open yet; round {m.round} is")
-    raws = {p: s.raw for p, s in states.items()}
-    submitted = [p for p in m.players if m.parse(p, raws[p]) is not None]
-    if not submitted and not allow_empty:
-        return ResolveResult("nothing", f"nobody has submitted for round {m.round} yet; nothing was resolved "
-                             "(add --allow-empty to resolve it with every player's default)", None, m,
-                             warnings=ld.warnings)
-    rec = m.resolve(raws, tables=m.tables)
-    if dry_run:
-        return ResolveResult("dry-run", f"round {rec.round} would be resolved; nothing was written", rec, m,
-                             warnings=ld.warnings)
-    written, skipped = _publish(ld, states, progress, write_master=True)
-    return ResolveResult("resolved", f"round {rec.round} resolved and published", rec, m, written, skipped,
-                         ld.warnings)
-
-
-def _publish(ld: Loaded, states: Mapping[str, PlayerState], progress: Progress | None, write_master: bool,
-             prefill: Mapping[str, Any] | None = None) -> tuple[list[str], list[str]]:
-    """Write the master first (the commit point), then every player book whose content changed."""
-    m = ld.match
-    written, skipped = [], []
-    # Compute everything before the first write.
-    ptabs = {p: player_tabs(m, p, (prefill or {}).get(p)) for p in m.players}
-    mtabs = master_tabs(m, ld.players, ld.locations, ld.board_location, ld.store, ld.warnings)
-    if write_master:
-        ld.master.write(mtabs)
-        written.append(ld.master.location)
-    for p in m.players:
-        current = states[p].rects if p in states else None
-        if current is not None and all(current.get(name) == tab.values() for name, tab in ptabs[p].items()):
-            skipped.append(ld.locations[p])
-            continue
-        ld.store.open(player_key(p), ld.locations[p]).write(ptabs[p])
-        written.append(ld.locations[p])
-        if progress:
-            progress(f"published {p}'s file")
-    if ld.board_location:
-        ld.store.open(BOARD, ld.board_location).write(board_tabs(m))
-        written.append(ld.board_location)
-    return written, skipped
+            return ResolveResult("dry-run", f"round {rec.round} would be resolved; nothing was written", rec, m,
+                                 warnings=warnings)
+        ld.saved.pop(str(rec.round), None)   # entries kept by an undo for this round were used
+        # Compute everything before the first write.
+        writes = _plan(ld, books)
+        written = [_commit(ld, progress)]
+        written += _write_all(ld, writes, progress, checked=True)
+        skipped = [b.location for b in books.values() if b.location not in written]
+        return ResolveResult("resolved", f"round {rec.round} resolved and published", rec, m, written, skipped,
+                             warnings)
 
 
 # ------------------------------------------------------------ undo
 
 def undo(store: Store, progress: Progress | None = None) -> ResolveResult:
-    """Roll back the last resolved round by replaying the record up to the round before."""
-    ld = load(store)
-    m = ld.match
-    last = m.undo()
-    prefill = {p: raw for p, raw in last.raw.items() if raw}
-    states = {p: PlayerState(p, None, False, {}) for p in m.players}
-    written, skipped = _publish(ld, states, progress, write_master=True, prefill=prefill)
-    return ResolveResult("undone", f"round {last.round} undone: state, ledger and tabs recomputed by replay; "
-                         "players' submissions for it are back in their Submission tabs", last, m, written, skipped,
-                         ld.warnings)
+    """Roll back the last resolved round by replaying the record up to the round before.
+
+    Entries players had already typed for the next round are kept in the master and put
+    back in their Submission tabs when that round opens again.
+    """
+    with store.lock("undo"):
+        store.cleanup()
+        ld = load(store)
+        m = ld.match
+        books = read_books(ld)
+        broken = [b for b in books.values() if b.error]
+        if broken:
+            raise _broken_error(ld, broken, "undo")
+        pending = _plan(ld, books)
+        if pending:
+            # An earlier run (often an undo) was cut off while publishing: finish it instead of undoing
+            # one more round, which is what a host re-running a failed undo means.
+            written = _write_all(ld, pending, progress)
+            return ResolveResult("published", f"an earlier run was cut off while publishing; finished publishing to "
+                                 f"{_unpublished_message(pending)}. Nothing was undone: run undo again to undo "
+                                 f"round {m.rounds[-1].round if m.rounds else '-'}", None, m, written, [], ld.warnings)
+        typed = {b.player: b.raw for b in books.values() if b.player and b.raw and _has_entries(b.raw)}
+        next_round = m.round
+        last = m.undo()
+        if typed:
+            ld.saved[str(next_round)] = {**ld.saved.get(str(next_round), {}), **typed}
+        # The undone round's entries go back into the Submission tabs (kept in the record, so a
+        # run cut off after the master write puts them back too).
+        ld.saved[str(last.round)] = {p: raw for p, raw in last.raw.items() if raw}
+        writes = _plan(ld, books, redraw=m.players)
+        written = [_commit(ld, progress)]
+        written += _write_all(ld, writes, progress, checked=True)
+        msg = (f"round {last.round} undone: state, ledger and tabs recomputed by replay; players' submissions for it "
+               "are back in their Submission tabs")
+        if typed:
+            msg += (f"; entries {', '.join(typed)} had typed for round {next_round} are kept in the master and will "
+                    f"be put back when round {next_round} opens again")
+        return ResolveResult("undone", msg, last, m, written, [], ld.warnings)
+
+
+def _has_entries(raw: Mapping[str, Any]) -> bool:
+    return any(str(v).strip() for rows in raw.values() for row in rows for v in row.values())
 
 
 # ------------------------------------------------------------ repair
 
-def repair(store: Store, players: Sequence[str] | None = None) -> list[str]:
-    """Redraw players' books (Submission, Results, Board) from the record. Returns the locations written."""
-    ld = load(store)
-    names = list(players or ld.match.players)
-    for p in names:
-        if p not in ld.match.players:
-            raise UsageError(f"{p!r} is not a player of this game; players are {', '.join(ld.match.players)}")
-    written = []
-    for p in names:
-        ld.store.open(player_key(p), ld.locations[p]).write(player_tabs(ld.match, p))
-        written.append(ld.locations[p])
-    return written
+@dataclass
+class RepairResult:
+    written: list[str]
+    notes: list[str]
+
+
+def repair(store: Store, players: Sequence[str] | None = None, board: bool | None = None) -> RepairResult:
+    """Redraw players' books (and the board) from the record; re-create missing or unreadable ones.
+
+    Entries a player typed for the open round are kept: read from the Submission tab, or from a
+    tab with the Submission layout under another name (a renamed tab, which is then removed).
+    """
+    with store.lock("repair"):
+        store.cleanup()
+        ld = load(store)
+        m = ld.match
+        names = list(players or m.players)
+        for p in names:
+            if p not in m.players:
+                raise UsageError(f"{p!r} is not a player of this game; players are {', '.join(m.players)}")
+        with_board = (not players) if board is None else board
+        books = read_books(ld, names, board=with_board)
+        notes: list[str] = []
+        writes: list[Write] = []
+        emails = {pi.name: pi.email for pi in ld.players}
+        for p in names:
+            st = books[player_key(p)]
+            prefill, renamed = st.raw, None
+            if st.error:
+                prefill, renamed, note = _salvage(ld, p, st)
+                notes.append(note)
+            tabs = player_tabs(m, p, prefill if prefill is not None else _fresh_prefill(ld, p))
+            exists = st.error == "" or renamed is not None or _opens(ld, st)
+            writes.append(Write(st.key, st.location, tabs, create=not exists, remove=[renamed] if renamed else []))
+        if with_board and BOARD in books:
+            st = books[BOARD]
+            writes.append(Write(BOARD, st.location, board_tabs(m), create=bool(st.error)))
+            if st.error:
+                notes.append(f"the public board could not be read ({st.error}): re-created")
+        elif with_board and not ld.board_location:
+            notes.append("this game has no public board book")
+        written: list[str] = []
+        moved = False
+        _check_revision(ld)
+        for w in writes:
+            if w.create:
+                p = w.key.split(":", 1)[1] if w.key.startswith("player:") else ""
+                title = f"{m.game.spec.name}: {p}" if p else f"{m.game.spec.name}: public board"
+                if p:
+                    info = store.recreate(w.key, w.location, title, w.tabs, writer_email=emails.get(p) or None)
+                else:
+                    readers = ",".join(e for e in emails.values() if e) or None
+                    info = store.recreate(w.key, w.location, title, w.tabs, reader_email=readers)
+                if info.location != w.location:
+                    moved = True
+                    if p:
+                        ld.locations[p] = info.location
+                    else:
+                        ld.board_location = info.location
+                written.append(info.location)
+            else:
+                book = store.open(w.key, w.location)
+                book.write(w.tabs)
+                if w.remove:
+                    book.remove_tabs(w.remove)
+                written.append(w.location)
+        if moved:
+            written.append(_commit(ld))
+        return RepairResult(written, notes)
+
+
+def _opens(ld: Loaded, st: BookState) -> bool:
+    """The book exists and opens (only a tab is missing or damaged): redraw it in place."""
+    try:
+        ld.store.open(st.key, st.location).tab_names()
+        return True
+    except (WorkbookError, NotImplementedError):
+        return False
+
+
+def _salvage(ld: Loaded, player: str, st: BookState) -> tuple[Mapping[str, Any] | None, str | None, str]:
+    """After a failed read: find the player's entries in a renamed Submission tab, if the book opens."""
+    book = ld.store.open(st.key, st.location)
+    try:
+        names = book.tab_names()
+    except (WorkbookError, NotImplementedError):
+        return None, None, f"{player}'s file could not be read ({st.error}): re-created from the record"
+    sub = L.tab_name("submission")
+    if sub in names:
+        return None, None, (f"{player}'s Submission tab could not be read ({st.error}): redrawn; the player "
+                            "re-enters this round's entries")
+    form = None if ld.match.finished else ld.match.form(player)
+    for name in names:
+        if name in _player_tab_names():
+            continue
+        try:
+            rect = book.read([name])[name]
+            raw = L.read_form(form, rect, name) if form is not None else None
+        except WorkbookError:
+            continue
+        if raw is not None and len(rect) > 2 and len(rect[2]) > 1 and rect[2][1] == player:
+            return raw, name, (f"{player}'s Submission tab had been renamed to {name!r}: the entries in it were "
+                               f"moved back into a new Submission tab and {name!r} was removed")
+    return None, None, (f"{player}'s file had no Submission tab ({st.error}): a new one was drawn; the player "
+                        "re-enters this round's entries")
 
 
 # ------------------------------------------------------------ demo
@@ -399,6 +671,8 @@ def demo(game_id: str, store: Store, *, seed: int | str = 7, players: Sequence[P
         names = base[:n] if n <= len(base) else [f"Player{i + 1}" for i in range(n)]
         players = [PlayerInfo(nm, "", garnets) for nm in names]
     new_game(game_id, players, store, seed=seed, folder=folder, name=f"{game_id}-demo-{seed}")
+    if folder is not None:
+        write_config(folder, {**read_config(folder), "demo": True})  # a later demo may replace it
     rng = Rng.from_seed(seed, "demo players")
     rounds = 0
     while True:
@@ -416,3 +690,39 @@ def demo(game_id: str, store: Store, *, seed: int | str = 7, players: Sequence[P
         if rounds > 200:
             raise SheetbridgeError(f"the {game_id} demo did not finish after 200 rounds")
     return DemoResult(folder or Path("."), ld.match, rounds)
+
+
+def demo_files(folder: Path) -> list[Path]:
+    """The files an earlier demo wrote in `folder` (and only those), for replacing it safely.
+
+    Raises UsageError if `folder` holds anything but an earlier demo's output.
+    """
+    if not folder.exists():
+        return []
+    if not folder.is_dir():
+        raise UsageError(f"{folder} is a file; choose another --out")
+    entries = [p for p in folder.iterdir()]
+    if not entries:
+        return []
+    cfg_path = folder / CONFIG_FILE
+    cfg = None
+    if cfg_path.exists():
+        try:
+            cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            cfg = None
+    if not (isinstance(cfg, dict) and cfg.get("demo")):
+        what = "a game that is not a demo" if (cfg is not None or (folder / "master.xlsx").exists()) else "other files"
+        raise UsageError(f"{folder} holds {what}; demo only replaces an earlier demo's folder. Choose another --out "
+                         "(nothing was deleted)")
+    files = [cfg_path]
+    if cfg.get("backend", "xlsx") == "xlsx":
+        files += [folder / "master.xlsx", folder / "board.xlsx"]
+        try:   # the player files its record names; a file it cannot name is left alone
+            ld = load(XlsxStore(folder))
+            files += [folder / loc for loc in ld.locations.values()]
+        except SheetbridgeError:
+            pass
+    files += [folder / name for name in (".sheetbridge-google-cache.json", XLSX_LOCK, XLSX_LOCK + ".json")]
+    files += sorted((folder / XLSX_TMP).glob("*")) if (folder / XLSX_TMP).is_dir() else []
+    return [f for f in files if f.exists()]

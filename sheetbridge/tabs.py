@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
 
 def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mapping[str, str], board: str,
-                store: Store, warnings: Sequence[str] = ()) -> dict[str, TabData]:
+                store: Store, warnings: Sequence[str] = (),
+                record_extra: Mapping[str, Any] | None = None) -> dict[str, TabData]:
+    """The master's tabs; `record_extra` adds orchestrator bookkeeping to the record (revision, saved entries)."""
     m = ld_match
     game = m.game
     cfg_rows: list[list[Any]] = [["game", game.spec.id, game.spec.name], ["name", m.name, "this game's id in the ledger"],
@@ -45,7 +47,7 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
         for line in rec.problems() + rec.host_log:
             log_rows.append([rec.round, line])
     record = {"match": m.to_json(), "players": [{"name": p.name, "email": p.email} for p in players],
-              "locations": dict(locations), "board": board, "store": store.export_cache()}
+              "locations": dict(locations), "board": board, "store": store.export_cache(), **(record_extra or {})}
     tabs = {
         L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"]),
         L.tab_name("players"): L.key_value_tab("Players", player_rows, ["player", "email", "file", "garnets now"]),

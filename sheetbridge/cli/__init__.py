@@ -2,6 +2,7 @@
 :mod:`sheetbridge.orchestrator`. Errors a host can fix are printed as one line."""
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -17,6 +18,10 @@ class _Group(click.Group):
         except SheetbridgeError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
+        except BrokenPipeError:   # `sheetbridge status DIR | head -3`: the reader left; exit quietly
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except Exception as e:  # a bug: still one line unless --debug

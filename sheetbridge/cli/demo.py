@@ -1,10 +1,9 @@
 """`sheetbridge demo GAME --out DIR --seed N`: a whole game with random legal submissions."""
-import shutil
 from pathlib import Path
 
 import click
 
-from ..orchestrator import demo
+from ..orchestrator import demo, demo_files
 from ..sheets.xlsx import XlsxStore
 
 
@@ -16,10 +15,16 @@ from ..sheets.xlsx import XlsxStore
 @click.option("--google", is_flag=True, help="Play it on Google Sheets (files shared with no one but you).")
 def command(game_id, out, seed, quiet, google) -> None:
     """Play a whole game through the same files and commands, and print the final standings."""
-    if out.exists():
-        if not ((out / "master.xlsx").exists() or (out / "sheetbridge.json").exists()) and any(out.iterdir()):
-            raise click.UsageError(f"{out} exists and is not a sheetbridge game folder; choose another --out")
-        shutil.rmtree(out)
+    old = demo_files(out)          # refuses a folder that is not an earlier demo's output
+    for path in old:               # only the files that demo wrote; anything else stays
+        path.unlink()
+    for sub in (out / "players", out / ".sheetbridge-tmp"):
+        if sub.is_dir() and not any(sub.iterdir()):
+            sub.rmdir()
+    if old and not quiet:
+        kept = [p for p in out.rglob("*") if p.is_file()]
+        click.echo(f"  replaced the earlier demo in {out}" + (f" (kept {len(kept)} file(s) it did not write)"
+                                                                if kept else ""))
     if google:
         from ..sheets.google import new_google_store
         store = new_google_store(out)

@@ -1,4 +1,4 @@
-"""`sheetbridge repair DIR [--player NAME]`: redraw players' files from the record."""
+"""`sheetbridge repair DIR [--player NAME]`: redraw players' files and the board from the record."""
 from pathlib import Path
 
 import click
@@ -8,8 +8,11 @@ from ..orchestrator import open_store, repair
 
 @click.command("repair")
 @click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--player", "players", multiple=True, help="Only this player's file (repeatable); default: all.")
+@click.option("--player", "players", multiple=True, help="Only this player's file (repeatable); default: all, and the board.")
 def command(folder, players) -> None:
-    """Redraw Submission, Results and Board tabs (a player's unsaved entries for the open round are cleared)."""
-    written = repair(open_store(folder), players or None)
-    click.echo(f"redrew {len(written)} file(s): {', '.join(written)}")
+    """Redraw Submission, Results and Board tabs from the master's record; re-create missing or unreadable
+    files. Entries a player typed for the open round are kept (also from a renamed Submission tab)."""
+    res = repair(open_store(folder), players or None)
+    for note in res.notes:
+        click.echo(f"  {note}")
+    click.echo(f"redrew {len(res.written)} file(s): {', '.join(res.written)}")

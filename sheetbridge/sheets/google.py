@@ -361,6 +361,20 @@ class GoogleBook(Book):
         except requests.RequestException as exc:
             raise self.store._failure(what, exc) from None
 
+    def remove_tabs(self, tabs: Sequence[str]) -> None:
+        known = self.store._sheets(self.location)
+        if known is None or any(t not in known for t in tabs):
+            self.store._load_metadata(self.location, self.label)
+            known = self.store._sheets(self.location) or {}
+        ids = [known[t] for t in tabs if t in known]
+        if not ids:
+            return
+        try:
+            self.store.http.batch_update(self.location, {"requests": [{"deleteSheet": {"sheetId": i}} for i in ids]})
+        except (APIError, requests.RequestException) as exc:
+            raise self.store._failure(f"removing {', '.join(tabs)} from {self.label}", exc) from None
+        self.store._load_metadata(self.location, self.label)
+
     def _write_once(self, tabs: Mapping[str, TabData]) -> None:
         body, pending = self.store._write_requests(self.location, tabs)
         reply = self.store.http.batch_update(self.location, {"requests": body})

@@ -47,6 +47,10 @@ class Book(ABC):
         """Names of the tabs the book has (used for clear errors about renamed tabs)."""
         raise NotImplementedError
 
+    def remove_tabs(self, tabs: Sequence[str]) -> None:
+        """Delete the named tabs (repair removes a renamed Submission tab once its entries are moved)."""
+        raise NotImplementedError
+
 
 class Store(ABC):
     """Where one game's books live: a folder of .xlsx files or a set of Google spreadsheets."""
@@ -67,6 +71,16 @@ class Store(ABC):
 
     def describe(self) -> str:
         return type(self).__name__
+
+    def recreate(self, key: str, location: str, title: str, tabs: Mapping[str, TabData],
+                 reader_email: str | None = None, writer_email: str | None = None) -> BookInfo:
+        """Create a book anew in place of a missing or unreadable one at `location` (repair).
+        The returned location may differ (a new spreadsheet); the old file is never deleted."""
+        return self.create(key, title, tabs, reader_email=reader_email, writer_email=writer_email)
+
+    def cleanup(self) -> None:
+        """Remove what a killed run left behind (temporary files). Called while holding the lock."""
+        return None
 
     # Ids a store needs to avoid metadata reads (Google sheet ids). The orchestrator
     # keeps them in the master workbook: export before writing it, import after reading it.

@@ -16,6 +16,7 @@ import os
 import re
 import socket
 import tempfile
+import threading
 import time
 import zipfile
 from contextlib import contextmanager
@@ -33,17 +34,19 @@ from .model import Rect, TabData, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
 
 LOCK_FILE = ".sheetbridge.lock"
-_HELD: dict[Path, tuple[FileLock, int]] = {}
+TMP_DIR = ".sheetbridge-tmp"
+_HELD: dict[tuple[Path, int], tuple[FileLock, int]] = {}   # (lock path, thread) -> (lock, depth)
 LIST_COLUMN = 60  # first hidden column holding long dropdown lists
 _FIXED_ZIP_TIME = (2000, 1, 1, 0, 0, 0)
 _FIXED_STAMP = "2000-01-01T00:00:00Z"
 
 
 class XlsxBook(Book):
-    def __init__(self, key: str, path: Path, location: str) -> None:
+    def __init__(self, key: str, path: Path, location: str, tmp_dir: Path | None = None) -> None:
         self.key = key
         self.path = path
         self.location = location
+        self.tmp_dir = tmp_dir
 
     def _load(self, read_only: bool):
         if not self.path.exists():
@@ -87,7 +90,14 @@ class XlsxBook(Book):
         else:
             wb = self._load(read_only=False)
             _fill_book(wb, tabs)
-        _save(wb, self.path)
+        _save(wb, self.path, self.tmp_dir)
+
+    def remove_tabs(self, tabs: Sequence[str]) -> None:
+        wb = self._load(read_only=False)
+        for name in tabs:
+            if name in wb.sheetnames and len(wb.sheetnames) > 1:
+                wb.remove(wb[name])
+        _save(wb, self.path, self.tmp_dir)
 
 
 class XlsxStore(Store):
@@ -101,13 +111,14 @@ class XlsxStore(Store):
         """An OS file lock on ``.sheetbridge.lock`` in the game folder (released by the OS if the
         process dies, so a crash never leaves the game locked); ``.sheetbridge.lock.json`` says who holds it."""
         path = self.folder.resolve() / LOCK_FILE
-        held = _HELD.get(path)
-        if held is not None:          # re-entrant within one process (demo calls resolve)
-            _HELD[path] = (held[0], held[1] + 1)
+        mine = (path, threading.get_ident())
+        held = _HELD.get(mine)
+        if held is not None:          # re-entrant within one thread (demo calls resolve)
+            _HELD[mine] = (held[0], held[1] + 1)
             try:
                 yield
             finally:
-                _HELD[path] = (held[0], _HELD[path][1] - 1)
+                _HELD[mine] = (held[0], _HELD[mine][1] - 1)
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         flock = FileLock(str(path), timeout=0)
@@ -116,13 +127,13 @@ class XlsxStore(Store):
             flock.acquire()
         except Timeout:
             raise GameBusy(_busy_message(info)) from None
-        _HELD[path] = (flock, 1)
+        _HELD[mine] = (flock, 1)
         try:
             _write_text_atomic(info, json.dumps({"command": command, "pid": os.getpid(),
                                                  "since": _utc_now(), "host": socket.gethostname()}))
             yield
         finally:
-            _HELD.pop(path, None)
+            _HELD.pop(mine, None)
             try:
                 info.unlink()
             except OSError:
@@ -131,6 +142,34 @@ class XlsxStore(Store):
 
     def describe(self) -> str:
         return f"folder {self.folder}"
+
+    @property
+    def tmp_dir(self) -> Path:
+        """Where files are written before being renamed into place: never a player's folder."""
+        return self.folder / TMP_DIR
+
+    def cleanup(self) -> None:
+        """Temporary files a killed run left (ours, and the .tmp-*.xlsx older versions wrote beside files)."""
+        leftovers = list(self.tmp_dir.glob("*")) if self.tmp_dir.is_dir() else []
+        for sub in (self.folder, self.folder / "players"):
+            if sub.is_dir():
+                leftovers += list(sub.glob(".tmp-*.xlsx"))
+        for path in leftovers:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+    def recreate(self, key: str, location: str, title: str, tabs: Mapping[str, TabData],
+                 reader_email: str | None = None, writer_email: str | None = None) -> BookInfo:
+        """Move an unreadable file aside into broken/ (nothing is deleted), then create it anew."""
+        path = self.folder / location
+        if path.exists():
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+            aside = self.folder / "broken" / f"{path.stem}-{stamp}{path.suffix}"
+            aside.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, aside)
+        return self.create(key, title, tabs, reader_email=reader_email, writer_email=writer_email)
 
     @staticmethod
     def location_for(key: str) -> str:
@@ -150,11 +189,11 @@ class XlsxStore(Store):
         wb.remove(wb.active)
         _fill_book(wb, tabs)
         wb.properties.title = title
-        _save(wb, path)
+        _save(wb, path, self.tmp_dir)
         return BookInfo(key, location, title)
 
     def open(self, key: str, location: str) -> XlsxBook:
-        return XlsxBook(key, self.folder / location, location)
+        return XlsxBook(key, self.folder / location, location, self.tmp_dir)
 
     def master_location(self) -> str:
         return "master.xlsx"
@@ -163,13 +202,15 @@ class XlsxStore(Store):
 # ------------------------------------------------------------ writing
 
 def _fill_book(wb: Workbook, tabs: Mapping[str, TabData]) -> None:
+    order = list(tabs)
     for name, tab in tabs.items():
         if name in wb.sheetnames:
             index = wb.sheetnames.index(name)
             wb.remove(wb[name])
             ws = wb.create_sheet(name, index)
-        else:
-            ws = wb.create_sheet(name)
+        else:   # a new tab goes before the first existing tab that follows it in `tabs`
+            after = [wb.sheetnames.index(n) for n in order[order.index(name) + 1:] if n in wb.sheetnames]
+            ws = wb.create_sheet(name, min(after) if after else None)
         _fill_sheet(ws, tab)
 
 
@@ -226,7 +267,7 @@ def _fill_sheet(ws, tab: TabData) -> None:
         ws.protection.sheet = True
 
 
-def _save(wb: Workbook, path: Path) -> None:
+def _save(wb: Workbook, path: Path, tmp_dir: Path | None = None) -> None:
     """Save atomically with fixed timestamps, so equal content gives equal bytes."""
     buf = io.BytesIO()
     wb.save(buf)
@@ -243,7 +284,9 @@ def _save(wb: Workbook, path: Path) -> None:
             zi.external_attr = 0o600 << 16
             dst.writestr(zi, data)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".xlsx", dir=path.parent)
+    tmp_dir = tmp_dir or path.parent
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".xlsx", dir=tmp_dir)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(out.getvalue())
