@@ -33,3 +33,7 @@ class BackendError(SheetbridgeError):
 
 class GameBusy(SheetbridgeError):
     """Another sheetbridge command is working on the same game; nothing was read or written."""
+
+
+class PositionError(ConfigError):
+    """A starting position that cannot happen in the game (a card twice, a node off the board...)."""

@@ -72,8 +72,28 @@ class GameRules(ABC):
         """The public board now, as blocks with grids (drawn in colour)."""
 
     @abstractmethod
-    def outcome(self, state: State) -> Outcome | None:
-        """The end of the game once ``state["finished"]``; None before."""
+    def outcome(self, state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
+        """The end of the game once ``state["finished"]``; None before. ``decisions`` holds what the
+        host entered for the outcome's requests (a vote, a ranking); a request not entered yet is
+        listed in ``Outcome.requests`` and its ``default`` applies meanwhile."""
+
+    # ---- results as data -----------------------------------------------------
+    def render(self, facts: Sequence[Any], viewer: str | None, ctx: Any) -> Report | None:
+        """The report of one round for `viewer` (None: the public), drawn from `facts`, which
+        already hold only what `viewer` may know (core.facts.visible). None: the game still
+        returns finished reports in RoundResult (the older contract)."""
+        return None
+
+    def picture(self, facts: Sequence[Any], viewer: str | None, ctx: Any) -> Any:
+        """The round's board as a core.picture.Picture drawn from the visible `facts`; None: no board."""
+        return None
+
+    def from_position(self, players: Sequence[str], options: Mapping[str, Any], tables: Tables,
+                      position: Mapping[str, Any], rng: Rng) -> State:
+        """A game's state at a given round and position (hands, points, grids...), validated:
+        a PositionError names what is impossible. Documented per game in its docs page."""
+        from .errors import UsageError
+        raise UsageError(f"{self.spec.name} cannot start from a position yet")
 
     # ---- demo ------------------------------------------------------------
     @abstractmethod

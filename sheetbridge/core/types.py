@@ -254,15 +254,20 @@ class RoundInput:
     submissions: Mapping[str, Submission | None]  # None: nothing submitted
     balances: Mapping[str, int]                   # garnets at the start of resolution
     tables: Tables
+    decisions: Mapping[str, Any] = field(default_factory=dict)  # entered host decisions, by request key
 
 
 @dataclass(frozen=True)
 class RoundResult:
+    """What `resolve` returns. A game that renders from facts (``GameRules.render``) leaves
+    ``public`` None and ``private`` empty: Match draws every report from ``facts``."""
     state: State
-    public: Report
-    private: Mapping[str, Report]
+    public: Report | None = None
+    private: Mapping[str, Report] = field(default_factory=dict)
     ledger: tuple[LedgerEntry, ...] = ()
     host_log: tuple[str, ...] = ()  # master-only trace: random draws, defaults applied, decisions
+    facts: tuple[Any, ...] = ()     # the round as typed records (core.facts.Fact subclasses)
+    requests: tuple[Any, ...] = ()  # decisions the round leaves to the host (core.decisions.DecisionRequest)
 
 
 @dataclass(frozen=True)
@@ -275,6 +280,8 @@ class Outcome:
     reasons: tuple[str, ...]
     awards: tuple[Award, ...] = ()
     pending: tuple[str, ...] = ()  # decisions the host still has to enter (e.g. an EC vote)
+    requests: tuple[Any, ...] = () # those decisions as DecisionRequests (entered ones are applied, not listed)
+    facts: tuple[Any, ...] = ()    # the end of the game as typed records (the reveal, final scores)
 
 
 # ------------------------------------------------------------------- JSON
@@ -332,3 +339,12 @@ def _tuplify(v: Any) -> Any:
     if isinstance(v, list):
         return tuple(_tuplify(x) for x in v)
     return v
+
+
+def register_types(*classes: type) -> None:
+    """Let `from_json` rebuild these dataclasses and enums (a game's facts, decisions, pictures)."""
+    for c in classes:
+        if isinstance(c, type) and issubclass(c, enum.Enum):
+            _ENUMS[c.__name__] = c
+        else:
+            _register(c)

@@ -1280,7 +1280,7 @@ class BigMachine(GameRules):
             blocks += self._final_blocks(state)
         return Report(f"{SPEC.name}: board", tuple(blocks))
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: State, decisions=None) -> Outcome | None:
         """R56-R60, A11, A12."""
         if not state["finished"]:
             return None

@@ -1651,7 +1651,7 @@ class Bugcatcher(GameRules):
             blocks.append(Block("Final firefly counts (R68)", tuple(state["final"]["lines"])))
         return Report(f"{SPEC.name}: board", tuple(blocks))
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: State, decisions=None) -> Outcome | None:
         if not state["finished"] or not state["final"]:
             return None
         f = state["final"]

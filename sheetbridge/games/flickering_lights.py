@@ -1374,7 +1374,7 @@ class FlickeringLights(GameRules):
                                   tuple(lines), marks))
         return Report("Flickering Lights: public board", tuple(blocks))
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: State, decisions=None) -> Outcome | None:
         if not state["finished"]:
             return None
         order, top, low = self._ranking(state)

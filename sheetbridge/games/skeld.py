@@ -1437,7 +1437,7 @@ class Skeld(GameRules):
         return Report("Skeld: the ship", (Block("The ship", (status,), tuple(grid), legend),
                                           Block("Progress", tuple(lines))))
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: State, decisions=None) -> Outcome | None:
         if not state["finished"] or not state.get("result"):
             return None
         res = state["result"]

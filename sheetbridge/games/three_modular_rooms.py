@@ -638,7 +638,7 @@ class ThreeModularRooms(GameRules):
         legend = tuple((f"{room}: x1.5 when cards sum to {Room(room).residue} mod 3", ROOM_FILL[room]) for room in ROOMS)
         return Report(f"{SPEC.name}: board", (Block("Status", (status,), legend=legend),))
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: State, decisions=None) -> Outcome | None:
         if not state["finished"]:
             return None
         opts, players, pts = state["options"], state["players"], state["points"]

@@ -1,0 +1,84 @@
+"""Decisions the rules leave to people: the winners' vote, a gamewide ranking, a manual mission.
+
+A game asks for one with a :class:`DecisionRequest` (in a round's result, or in the
+outcome); until the host enters it, the outcome says "pending: ..." and the request's
+``default`` applies. Entered decisions are inputs like submissions: kept in the record,
+handed to the game (``RoundInput.decisions``, ``outcome(state, decisions)``) and
+replayed by undo. Entering one for a round already resolved re-resolves from that round.
+
+>>> req = DecisionRequest("ec-vote", "Who goes to the Elimination Candidate?", DecisionKind.CHOICE,
+...                       ("Bo", "Cy"))
+>>> req.read(" bo ")
+'Bo'
+>>> DecisionRequest("rank", "Gamewide tiebreak order", DecisionKind.RANKING, ("Ann", "Bo", "Cy")).read("cy, ann, bo")
+('Cy', 'Ann', 'Bo')
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from .parsing import clean, parse_int, split_list, yes_no
+from .types import register_types
+
+
+class DecisionKind(enum.Enum):
+    CHOICE = "choice"      # one of `choices`
+    RANKING = "ranking"    # every one of `choices`, in order, best first
+    YESNO = "yesno"        # yes or no
+    NUMBER = "number"      # a whole number
+
+
+@dataclass(frozen=True)
+class DecisionRequest:
+    """One decision a game needs from the host (or from players, entered by the host)."""
+    key: str                         # stable id: "ec-vote", "r3:manual-mission:Ann:M7"
+    question: str                    # in the players' words, for the Decisions tab and the CLI
+    kind: DecisionKind = DecisionKind.CHOICE
+    choices: tuple[str, ...] = ()
+    round: int | None = None         # the round whose resolution uses it; None: the outcome only
+    default: str = ""                # what applies until it is entered, said plainly
+    who: str = "the host"            # who decides ("the winners, by vote", "the host")
+
+    def allowed(self) -> str:
+        if self.kind is DecisionKind.CHOICE:
+            return "one of " + ", ".join(self.choices)
+        if self.kind is DecisionKind.RANKING:
+            return "all of " + ", ".join(self.choices) + ", in order, best first, separated by commas"
+        if self.kind is DecisionKind.YESNO:
+            return "yes or no"
+        return "a whole number"
+
+    def read(self, text: Any) -> Any:
+        """The value typed by the host, normalised; ValueError says what is allowed."""
+        s = clean(text)
+        if self.kind is DecisionKind.CHOICE:
+            for c in self.choices:
+                if c.casefold() == s.casefold():
+                    return c
+        elif self.kind is DecisionKind.RANKING:
+            items = split_list(s, (",", ";", ">", "\n"))
+            by_name = {c.casefold(): c for c in self.choices}
+            order = tuple(by_name.get(i.casefold(), "") for i in items)
+            if "" not in order and sorted(order) == sorted(self.choices) and len(set(order)) == len(order):
+                return order
+        elif self.kind is DecisionKind.YESNO:
+            v = yes_no(s)
+            if v is not None and s:
+                return v
+        else:
+            v = parse_int(s)
+            if v is not None:
+                return v
+        shown = s if len(s) <= 40 else s[:39] + "\u2026"
+        raise ValueError(f"decision {self.key}: {shown!r} is not allowed; enter {self.allowed()}")
+
+
+def pending_text(req: DecisionRequest) -> str:
+    """How an outcome names a decision still missing: "pending: ..." with what applies meanwhile."""
+    tail = f"; until then: {req.default}" if req.default else ""
+    return f"pending: {req.question} ({req.who} decides: {req.allowed()}; `sheetbridge decide` key {req.key}){tail}"
+
+
+register_types(DecisionRequest, DecisionKind)
