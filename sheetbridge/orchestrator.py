@@ -24,7 +24,7 @@ from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
 from .sheets.xlsx import LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
-from .tabs import board_tabs, master_tabs, player_tabs
+from .tabs import DECISIONS_TAB, board_tabs, master_tabs, player_tabs, read_decisions
 from .templates import default_tables
 
 CONFIG_FILE = "sheetbridge.json"
@@ -98,6 +98,7 @@ class Loaded:
     warnings: list[str] = field(default_factory=list)
     revision: int = 0                         # bumped by every master write (compare-and-set at commit)
     saved: dict[str, dict[str, Any]] = field(default_factory=dict)  # round -> player -> entries kept by undo
+    typed_decisions: dict[str, str] = field(default_factory=dict)   # values typed in the Decisions tab
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -119,7 +120,10 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
                                 "master workbook, or the tab was renamed")
         game_id = master.read([L.tab_name("record")])[L.tab_name("record")]
         game_id = L.read_json_tab(game_id, f"{master.location}, tab {L.tab_name('record')}")["match"]["game"]
-    rects = master.read(_tab_names(game_id))
+    try:
+        rects = master.read(_tab_names(game_id) + [DECISIONS_TAB])
+    except WorkbookError:   # a master written before the Decisions tab existed
+        rects = master.read(_tab_names(game_id))
     where = f"{master.location}, tab "
     record = L.read_json_tab(rects[L.tab_name("record")], where + L.tab_name("record"))
     store.import_cache(record.get("store", {}))
@@ -158,7 +162,8 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
         raise ConfigError(f"{master.location}: " + "; ".join(problems))
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]
     return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,
-                  int(record.get("revision", 0)), dict(record.get("saved", {})))
+                  int(record.get("revision", 0)), dict(record.get("saved", {})),
+                  read_decisions(rects.get(DECISIONS_TAB, [])))
 
 
 def _read_options(rect) -> dict[str, str] | None:
@@ -470,6 +475,9 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
             if round_no < m.round:
                 return finish(f"round {round_no} is already resolved")
             raise UsageError(f"round {round_no} is not open yet; round {m.round} is")
+        entered = _apply_typed_decisions(ld)
+        if entered and not dry_run:
+            warnings += entered
         raws = {p: books[player_key(p)].raw for p in m.players}
         submitted = [p for p in m.players if m.parse(p, raws[p]) is not None]
         if not submitted and not allow_empty:
@@ -484,6 +492,7 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         writes = _plan(ld, books)
         written = [_commit(ld, progress)]
         written += _write_all(ld, writes, progress, checked=True)
+        written += [str(p) for p in write_pictures(ld, rec.round)]
         skipped = [b.location for b in books.values() if b.location not in written]
         return ResolveResult("resolved", f"round {rec.round} resolved and published", rec, m, written, skipped,
                              warnings)
@@ -726,3 +735,134 @@ def demo_files(folder: Path) -> list[Path]:
     files += [folder / name for name in (".sheetbridge-google-cache.json", XLSX_LOCK, XLSX_LOCK + ".json")]
     files += sorted((folder / XLSX_TMP).glob("*")) if (folder / XLSX_TMP).is_dir() else []
     return [f for f in files if f.exists()]
+
+
+# ------------------------------------------------------------ decisions
+
+def _apply_typed_decisions(ld: Loaded) -> list[str]:
+    """Enter the values the host typed in the Decisions tab that differ from the record."""
+    notes = []
+    m = ld.match
+    asked = {r.key: r for r in m.requests()}
+    for key, text in ld.typed_decisions.items():
+        req = asked.get(key)
+        if req is None:
+            raise ConfigError(f"{ld.master.location}, tab {DECISIONS_TAB}: no decision {key!r} is asked for; "
+                              "leave the key column as sheetbridge wrote it")
+        try:
+            value = req.read(text)
+        except ValueError as e:
+            raise ConfigError(f"{ld.master.location}, tab {DECISIONS_TAB}: {e}") from None
+        value = list(value) if isinstance(value, tuple) else value
+        if m.decisions.get(key) != value:
+            m.decide(key, text)
+            notes.append(f"decision {key} entered from the {DECISIONS_TAB} tab: {text}")
+    return notes
+
+
+@dataclass
+class DecideResult:
+    entered: list[str]
+    pending: list[Any]
+    match: Match
+    written: list[str]
+
+
+def decide(store: Store, key: str | None = None, value: str | None = None, *,
+           progress: Progress | None = None) -> DecideResult:
+    """Enter a decision the rules leave to the host (or the values typed in the Decisions tab), then
+    publish what changed: the outcome, the ledger and every report that depends on it."""
+    with store.lock("decide"):
+        store.cleanup()
+        ld = load(store)
+        m = ld.match
+        books = read_books(ld)
+        broken = [b for b in books.values() if b.error]
+        if broken:
+            raise _broken_error(ld, broken, "enter a decision")
+        entered = _apply_typed_decisions(ld)
+        if key is not None:
+            if value is None:
+                raise UsageError(f"decide {key}: give the value too, e.g. `sheetbridge decide DIR {key} VALUE`")
+            req = m.decide(key, value)
+            entered.append(f"decision {req.key} entered: {value}")
+        if not entered:
+            return DecideResult([], m.pending(), m, [])
+        writes = _plan(ld, books)
+        written = [_commit(ld, progress)]
+        written += _write_all(ld, writes, progress, checked=True)
+        return DecideResult(entered, m.pending(), m, written)
+
+
+# ------------------------------------------------------------ pictures and announcements
+
+def game_folder(store: Store) -> Path | None:
+    """The host's folder of this game (xlsx files, or a Google game's pointer file), if any."""
+    folder = getattr(store, "folder", None)
+    if folder is None and getattr(store, "cache_file", None) is not None:
+        folder = store.cache_file.parent
+    return Path(folder) if folder is not None else None
+
+
+def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
+    """The round's pictures drawn from its facts: "board" (public) and one per player that has one."""
+    rec = next((r for r in m.rounds if r.round == round_no), None)
+    if rec is None or not rec.facts:
+        return {}
+    ctx = m.context(round_no)
+    from .core.facts import visible
+    out = {}
+    pic = m.game.picture(visible(rec.facts, None), None, ctx)
+    if pic is not None:
+        out["board"] = pic
+    for p in m.players:
+        pic = m.game.picture(visible(rec.facts, p), p, ctx)
+        if pic is not None:
+            out[p] = pic
+    return out
+
+
+def picture_path(folder: Path, round_no: int, viewer: str) -> Path:
+    if viewer == "board":
+        return folder / "pictures" / f"round-{round_no}-board.png"
+    return folder / "pictures" / "private" / f"{viewer}-round-{round_no}.png"
+
+
+def write_pictures(ld: Loaded, round_no: int) -> list[Path]:
+    """Write the round's PNGs into the game folder (public board; private ones for the host to send)."""
+    folder = game_folder(ld.store)
+    if folder is None:
+        return []
+    from .pictures import save_png
+    return [save_png(pic, picture_path(folder, round_no, viewer))
+            for viewer, pic in round_pictures(ld.match, round_no).items()]
+
+
+@dataclass
+class Announcement:
+    round: int
+    public: list[str]                       # Discord messages, in order
+    private: dict[str, list[str]]           # player -> their messages (for confessionals)
+    pictures: dict[str, bytes]              # "board" or player -> PNG
+
+
+def announcement(store: Store, round_no: int | None = None) -> Announcement:
+    """The round's public announcement and each player's private results as Discord Markdown,
+    drawn from the same facts as the public board and the Results tabs."""
+    from .announce import markdown, split_messages
+    from .pictures import render_png
+    ld = load(store)
+    m = ld.match
+    if not m.rounds:
+        raise UsageError("no round has been resolved yet: nothing to announce")
+    rec = m.rounds[-1] if round_no is None else next((r for r in m.rounds if r.round == round_no), None)
+    if rec is None:
+        raise UsageError(f"round {round_no} is not resolved; resolved rounds: "
+                         + ", ".join(str(r.round) for r in m.rounds))
+    public = split_messages(markdown(rec.public)) if rec.public is not None else []
+    if m.finished and rec is m.rounds[-1]:
+        from .core.types import Report
+        public += split_messages(markdown(Report(f"{m.game.spec.name}: the end", m._outcome_blocks())))
+    private = {p: split_messages(markdown(rec.private[p])) for p in m.players if p in rec.private}
+    pictures = {k: render_png(v) for k, v in round_pictures(m, rec.round).items()}
+    return Announcement(rec.round, public, private, pictures)

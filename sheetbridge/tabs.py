@@ -56,11 +56,44 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
         L.tab_name("board"): L.report_tab(m.public_report()),
         L.tab_name("ledger"): L.table_tab([list(LEDGER_COLUMNS)] + [r.as_list() for r in m.ledger.rows]),
     }
+    tabs[DECISIONS_TAB] = decisions_tab(m)
     for t in game.spec.tables:
         tabs[t.name] = L.table_tab(m.tables.get(t.name) or [[]])
     tabs[L.tab_name("log")] = L.table_tab(log_rows)
     tabs[L.tab_name("record")] = L.json_tab(record)
     return tabs
+
+
+DECISIONS_TAB = "Decisions"
+DECISIONS_HEADER = ["key", "question", "who decides", "allowed", "value", "until entered"]
+
+
+def decisions_tab(m: Match) -> TabData:
+    """What the rules leave to the host: one row per decision asked for; the host types the value
+    (column E) and runs `sheetbridge decide` (or `resolve`, which applies typed values first)."""
+    rows = []
+    for req in m.requests():
+        entered = m.decisions.get(req.key)
+        shown = ", ".join(entered) if isinstance(entered, list) else ("" if entered is None else str(entered))
+        if isinstance(entered, bool):
+            shown = "yes" if entered else "no"
+        rows.append([req.key, req.question, req.who, req.allowed(), shown, req.default])
+    if not rows:
+        rows.append(["", "No decision is asked for yet.", "", "", "", ""])
+    return L.key_value_tab("Decisions the rules leave to the host", rows, DECISIONS_HEADER)
+
+
+def read_decisions(rect: Sequence[Sequence[str]]) -> dict[str, str]:
+    """Values typed in the Decisions tab, by key (blank values are not decisions)."""
+    out: dict[str, str] = {}
+    header_seen = False
+    for row in rect:
+        if not header_seen:
+            header_seen = bool(row) and row[0] == DECISIONS_HEADER[0]
+            continue
+        if len(row) > 4 and row[0].strip() and str(row[4]).strip():
+            out[row[0].strip()] = str(row[4]).strip()
+    return out
 
 
 def _cell(v: Any) -> Any:

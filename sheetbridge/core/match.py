@@ -22,6 +22,8 @@ from .errors import ConfigError, LedgerError, SheetbridgeError, UsageError
 from .game import GameRules, get_game
 from .ledger import Ledger, LedgerRow
 from .rng import Rng, derive_seed
+from .decisions import DecisionRequest, pending_text
+from .facts import RenderContext, visible
 from .types import (Block, Outcome, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
@@ -41,22 +43,30 @@ class RoundRecord:
     private: dict[str, Report] = field(default_factory=dict)
     ledger: list[LedgerRow] = field(default_factory=list)
     host_log: list[str] = field(default_factory=list)
+    facts: tuple[Any, ...] = ()        # the round as typed records (every report is drawn from them)
+    requests: tuple[DecisionRequest, ...] = ()   # decisions this round leaves to the host
+    decisions: dict[str, Any] = field(default_factory=dict)  # the entered decisions it was resolved with
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "round": self.round, "seed": self.seed, "raw": self.raw,
             "balances": self.balances, "tables": self.tables,
-            "submissions": to_json(self.submissions), "public": to_json(self.public),
-            "private": to_json(self.private),
+            "submissions": to_json(self.submissions),
             "ledger": [r.as_list() for r in self.ledger], "host_log": self.host_log,
+            "facts": to_json(self.facts), "requests": to_json(self.requests), "decisions": self.decisions,
         }
+        if not self.facts:   # a game that still returns finished reports: keep them
+            out.update({"public": to_json(self.public), "private": to_json(self.private)})
+        return out
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "RoundRecord":
         return cls(round=d["round"], seed=d["seed"], raw=d["raw"], balances=d["balances"],
                    tables=d["tables"], submissions=from_json(d["submissions"]),
-                   public=from_json(d["public"]), private=from_json(d["private"]),
-                   ledger=[LedgerRow(*r) for r in d["ledger"]], host_log=list(d["host_log"]))
+                   public=from_json(d.get("public")), private=from_json(d.get("private") or {}),
+                   ledger=[LedgerRow(*r) for r in d["ledger"]], host_log=list(d["host_log"]),
+                   facts=tuple(from_json(d.get("facts") or [])), requests=tuple(from_json(d.get("requests") or [])),
+                   decisions=dict(d.get("decisions") or {}))
 
     def problems(self) -> list[str]:
         out = []
@@ -78,7 +88,8 @@ class Match:
 
     def __init__(self, game: GameRules, name: str, players: Sequence[str], options: Mapping[str, Any],
                  seed: int | str, tables: Tables, ledger: Ledger, rounds: list[RoundRecord] | None = None,
-                 state: State | None = None, undos: Mapping[str, int] | None = None) -> None:
+                 state: State | None = None, undos: Mapping[str, int] | None = None,
+                 decisions: Mapping[str, Any] | None = None, position: Mapping[str, Any] | None = None) -> None:
         self.game = game
         self.name = name
         self.players = list(players)
@@ -89,6 +100,8 @@ class Match:
         self.rounds: list[RoundRecord] = list(rounds or [])
         self.undos: dict[str, int] = dict(undos or {})
         self.setup_tables = self.tables  # the tables the game was set up with (replay needs them)
+        self.decisions: dict[str, Any] = dict(decisions or {})   # request key -> entered value
+        self.position: dict[str, Any] | None = dict(position) if position is not None else None
         if state is None:
             state = self._fresh_state()
         self.state: State = state
@@ -115,8 +128,24 @@ class Match:
         m = cls(game, name, players, opts, seed, tables, ledger)
         return m
 
+    @classmethod
+    def from_position(cls, game_id: str, players: Sequence[str], position: Mapping[str, Any], *,
+                      options: Mapping[str, Any] | None = None, seed: int | str = 0, tables: Tables | None = None,
+                      garnets: Mapping[str, int] | None = None, name: str | None = None) -> "Match":
+        """A game opened at a given round and position (see the game's docs page for the keys).
+
+        The position is kept in the record, so replay and undo start from it. An impossible
+        position raises :class:`~sheetbridge.core.errors.PositionError` naming what is wrong.
+        """
+        m = cls.new(game_id, players, options=options, seed=seed, tables=tables, garnets=garnets, name=name)
+        m.position = json.loads(json.dumps(dict(position)))
+        m.state = m._fresh_state()
+        return m
+
     def _fresh_state(self) -> State:
         rng = Rng.from_seed(self.seed, "setup")
+        if self.position is not None:
+            return self.game.from_position(self.players, self.options, self.setup_tables, self.position, rng)
         return self.game.setup(self.players, self.options, self.setup_tables, rng)
 
     # ------------------------------------------------------------ a round
@@ -157,7 +186,8 @@ class Match:
         r = self.round
         rec = RoundRecord(round=r, seed=derive_seed(self.seed, "round", r),
                           raw={p: _plain_raw(raw.get(p)) for p in self.players},
-                          balances=self.ledger.balances(self.players), tables=copy.deepcopy(self.tables))
+                          balances=self.ledger.balances(self.players), tables=copy.deepcopy(self.tables),
+                          decisions=copy.deepcopy(self.decisions))
         self._run(rec)
         self._book(rec)
         self.rounds.append(rec)
@@ -166,7 +196,8 @@ class Match:
     def _run(self, rec: RoundRecord) -> None:
         """Resolve `rec`'s inputs against the current state and fill its outputs."""
         subs = {p: self.parse(p, rec.raw.get(p)) for p in self.players}
-        rin = RoundInput(round=rec.round, submissions=subs, balances=dict(rec.balances), tables=rec.tables)
+        rin = RoundInput(round=rec.round, submissions=subs, balances=dict(rec.balances), tables=rec.tables,
+                         decisions=dict(rec.decisions))
         before = json.dumps(self.state, sort_keys=True)
         result = self.game.resolve(self.state, rin, Rng(rec.seed))
         if json.dumps(self.state, sort_keys=True) != before:
@@ -187,11 +218,30 @@ class Match:
             raise LedgerError("this round would leave negative garnet balances: "
                               + ", ".join(f"{p} {v}" for p, v in sorted(neg.items())))
         rec.submissions = subs
-        rec.public = result.public
-        rec.private = {p: result.private[p] for p in self.players if p in result.private}
+        rec.facts = tuple(result.facts)
+        rec.requests = tuple(result.requests)
+        if rec.facts:
+            self._render(rec)
+        else:
+            rec.public = result.public
+            rec.private = {p: result.private[p] for p in self.players if p in result.private}
         rec.ledger = rows
         rec.host_log = list(result.host_log)
         self.state = new_state
+
+    def context(self, round_no: int) -> RenderContext:
+        """What a renderer may know besides the facts (nothing secret)."""
+        return RenderContext(round=round_no, players=tuple(self.players), options=dict(self.options),
+                             game_name=self.game.spec.name)
+
+    def _render(self, rec: RoundRecord) -> None:
+        """Every report of a round, drawn from its facts; each viewer's renderer sees only their facts."""
+        ctx = self.context(rec.round)
+        public = self.game.render(visible(rec.facts, None), None, ctx)
+        if public is None:
+            raise SheetbridgeError(f"{self.game.spec.id} returned facts but renders no report (a bug)")
+        rec.public = public
+        rec.private = {p: self.game.render(visible(rec.facts, p), p, ctx) for p in self.players}
 
     def _book(self, rec: RoundRecord) -> None:
         self.ledger.append(rec.ledger)
@@ -214,9 +264,10 @@ class Match:
         self.state = self._fresh_state()
         for old in recorded:
             rec = RoundRecord(round=old.round, seed=old.seed, raw=old.raw, balances=old.balances,
-                              tables=old.tables)
+                              tables=old.tables, decisions=old.decisions)
             self._run(rec)
-            if _canon(rec.public) != _canon(old.public) or _canon(rec.private) != _canon(old.private):
+            if (_canon(rec.facts) != _canon(old.facts) or _canon(rec.public) != _canon(old.public)
+                    or _canon(rec.private) != _canon(old.private)):
                 raise SheetbridgeError(f"replaying round {old.round} gave a different result than recorded; "
                                        "the record or the game module changed")
 
@@ -248,7 +299,53 @@ class Match:
         return Report(title=f"{self.game.spec.name}: public board", blocks=tuple(blocks))
 
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self.state) if self.finished else None
+        return self.game.outcome(self.state, dict(self.decisions)) if self.finished else None
+
+    # ------------------------------------------------------------ decisions
+    def requests(self) -> list[DecisionRequest]:
+        """Every decision the game has asked for so far (rounds' and the outcome's), oldest first."""
+        out: dict[str, DecisionRequest] = {}
+        for rec in self.rounds:
+            for req in rec.requests:
+                out[req.key] = req
+        outcome = self.outcome()
+        for req in (outcome.requests if outcome is not None else ()):
+            out[req.key] = req
+        return list(out.values())
+
+    def pending(self) -> list[DecisionRequest]:
+        """The decisions asked for and not entered yet."""
+        return [r for r in self.requests() if r.key not in self.decisions]
+
+    def decide(self, key: str, value: Any) -> DecisionRequest:
+        """Enter a decision (text as the host types it). A decision for a round already resolved
+        re-resolves from that round with the same submissions and seeds (the ledger gets reversal
+        rows and the new rows, as for undo); one for the outcome changes the outcome only.
+
+        >>> m = play_random("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=1)
+        >>> [r.key for r in m.pending()] in ([], ["ec-vote"], ["ec-vote", "ec-host"])
+        True
+        """
+        known = {r.key: r for r in self.requests()}
+        if key not in known:
+            raise UsageError(f"no decision {key!r} is asked for in {self.name}; "
+                             + (f"asked: {', '.join(known)}" if known else "none is asked for now"))
+        req = known[key]
+        try:
+            val = req.read(value)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        val = list(val) if isinstance(val, tuple) else val
+        if req.round is None or not any(r.round >= req.round for r in self.rounds):
+            self.decisions[key] = val
+            return req
+        redo = [r for r in self.rounds if r.round >= req.round]
+        for _ in redo:
+            self.undo()
+        self.decisions[key] = val
+        for old in redo:
+            self.resolve(old.raw, tables=old.tables)
+        return req
 
     def _outcome_blocks(self) -> tuple[Block, ...]:
         out = self.outcome()
@@ -260,6 +357,7 @@ class Match:
         lines += list(out.reasons)
         lines += [f"{a.player}: {a.count} {a.kind} ({a.reason})" for a in out.awards]
         lines += [f"Pending: {p}" for p in out.pending]
+        lines += [pending_text(r)[0].upper() + pending_text(r)[1:] for r in out.requests if r.key not in self.decisions]
         standings = tuple(f"{p}: {s}" for p, s in out.standings)
         return (Block("Final result", tuple(lines)), Block("Final standings", standings))
 
@@ -267,7 +365,8 @@ class Match:
     def to_json(self) -> dict:
         return {"version": RECORD_VERSION, "game": self.game.spec.id, "name": self.name,
                 "players": self.players, "options": self.options, "seed": self.seed,
-                "tables": self.setup_tables, "undos": self.undos,
+                "tables": self.setup_tables, "undos": self.undos, "decisions": self.decisions,
+                "position": self.position,
                 "rounds": [r.to_json() for r in self.rounds], "state": self.state}
 
     @classmethod
@@ -279,11 +378,23 @@ class Match:
         game = get_game(data["game"])
         m = cls(game, data["name"], data["players"], data["options"], data["seed"], data["tables"],
                 Ledger(data["name"], ledger_rows), [RoundRecord.from_json(r) for r in data["rounds"]],
-                state=data["state"], undos=data.get("undos", {}))
+                state=data["state"], undos=data.get("undos", {}), decisions=data.get("decisions") or {},
+                position=data.get("position"))
         m.setup_tables = data["tables"]
         if tables is not None:
             m.tables = _plain_tables(tables)
+        for rec in m.rounds:   # reports are drawn from the facts with today's renderer
+            if rec.facts:
+                m._render(rec)
         return m
+
+    # ------------------------------------------------------------ what if
+    def preview(self, raw: Mapping[str, RawSubmission | None] | None = None,
+                tables: Tables | None = None) -> RoundRecord:
+        """What the open round would give with these submissions: a dry run on a copy. The match,
+        its ledger and its record are untouched (the "show the calculation" of the lounge)."""
+        clone = Match.from_json(json.loads(json.dumps(self.to_json())), list(self.ledger.rows), tables=self.tables)
+        return clone.resolve(raw, tables=tables)
 
     # ------------------------------------------------------------ checks
     def _check_player(self, player: str) -> None:
