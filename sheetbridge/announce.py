@@ -139,7 +139,7 @@ def post_webhook(url: str, messages: Sequence[str], attachments: Sequence[Attach
                 raise _Retry(0.0, f"{resp.status_code} server error")
             return resp
 
-        backoff = wait_exponential_jitter(initial=0.5, max=30, jitter=0.5)
+        backoff = wait_exponential_jitter(multiplier=0.5, max=30, jitter=0.5)
 
         def wait(state) -> float:
             exc = state.outcome.exception() if state.outcome else None
