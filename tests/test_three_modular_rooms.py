@@ -1,11 +1,14 @@
 """Three Modular Rooms: outcomes computed by hand from the ruleset (R/A numbers from the rulings)."""
+import re
 from fractions import Fraction
 
 import pytest
 
 from sheetbridge.core.match import Match
 from sheetbridge.core.types import ProblemKind
-from sheetbridge.games.three_modular_rooms import DEFAULTS, calculate, resolve_rooms, room_scoring
+from sheetbridge.core.facts import of_type
+from sheetbridge.games.three_modular_rooms import (DEFAULTS, RoomScored, calculate, resolve_rooms,
+                                                  room_scoring)
 
 
 def rooms(**by_room):
@@ -147,7 +150,9 @@ def test_minus_11_scores_in_range_with_half_points():
     m.resolve({"A": play(-11, "Duel"), "B": play(4, "Duel")})
     # Duel -10.5 vs two empty rooms at 0: the empty rooms tie for highest, so Duel, the third room, scores.
     assert m.state["points"] == {"A": 2, "B": 1}
-    assert "Duel: A, B; score -10.5" in m.rounds[0].public.text()
+    duel = next(f for f in of_type(m.rounds[0].facts, RoomScored) if f.room == "Duel")
+    assert (duel.players, duel.score) == (("A", "B"), -10.5)
+    assert "A, B | Score" not in m.rounds[0].public.text() and "-10.5" in m.rounds[0].public.text()
 
 
 def test_minus_11_alone_scores_nothing():
@@ -248,7 +253,9 @@ def test_hiding_shows_counts_only():
     m = game(["A", "B", "C"], garnets=5, rounds=3)
     rec = m.resolve({"A": play(1, "Null", hide="yes"), "B": play(3, "Null"), "C": play(4, "Duel")})
     text = rec.public.text()
-    assert "Null: 2 player(s)" in text and "Solitary: 0 player(s)" in text and "Duel: 1 player(s)" in text
+    shown = {f.room: (f.players, f.hidden, f.counts_only) for f in of_type(rec.facts, RoomScored)}
+    assert shown == {"Null": ((), 2, True), "Solitary": ((), 0, True), "Duel": ((), 1, True)}
+    assert "Players (count) | 2 player(s) | 0 player(s) | 1 player(s)" in text
     assert "B" not in text.split("Round 1: rooms")[1].replace("bought", "")
     assert m.ledger.balance("A") == 2
 
@@ -342,11 +349,114 @@ def test_loser_tie_broken_by_fewest_garnets():
                   garnets={"A": 0, "B": 3, "C": 1})
     m.resolve({"A": play(3, "Null"), "B": play(4, "Solitary"), "C": play(7, "Duel")})
     out = m.outcome()
-    assert out.losers == ("B", "C") and out.elimination_candidate == "C"
-    assert any("winners vote" in p for p in out.pending)
+    # R43: the winners vote first; until the host enters the vote the EC is pending, not a provisional pick.
+    assert out.losers == ("B", "C") and out.elimination_candidate is None
+    (vote,) = m.pending()
+    assert vote.key == "ec-vote" and vote.choices == ("B", "C", "no majority")
+    assert vote.default == "garnets would decide (B 3, C 1): C"
+    assert ("Pending, for the winners by vote: The winners' vote: which of B, C goes to the Elimination "
+            "Candidate?") in m.public_report().text()
+    assert "Until it is entered: garnets would decide (B 3, C 1): C." in m.public_report().text()
+    m.decide("ec-vote", "no majority")                   # no majority: garnets decide, C has fewer
+    assert m.outcome().elimination_candidate == "C" and not m.pending()
+    m.decide("ec-vote", "b")                             # a majority named B: B goes, whatever the garnets
+    assert m.outcome().elimination_candidate == "B"
+    assert "The winners' vote: B goes to the Elimination Candidate." in m.public_report().text()
 
 
 def test_calculator_trace_never_touches_a_game():
     lines = calculate({"Null": [1, 5, 6, 6]})
     assert "Null: cards [1, 5, 6, 6]" in lines[0]
     assert lines[-1] == "Scoring room(s): Null"
+
+
+# ---- round results as data (typed facts), pictures, positions ---------------------
+
+def test_every_fact_of_a_hand_computed_round():
+    # Null: A 1, B 5 -> step 1 negates the maximum 5: [1, -5]; base -4, -4 mod 3 = 2: no Null bonus -> -4.
+    # Solitary: C 3 alone -> [30]; 30 mod 3 = 0: no Solitary bonus -> 30. Duel: D -10 alone -> -10,
+    # -10 mod 3 = 2 -> Duel 1.5x = -15. Highest: Solitary 30 -> C scores 1 (R30). Card 5: no empty room, no point.
+    # D's -10 collects from nobody (alone): told "0 garnets" (A16). B bought a 7 for 5 (7 mod 3 = 1, R36).
+    m = game(["A", "B", "C", "D"], garnets=6, rounds=3)
+    rec = m.resolve({"A": play(1, "Null"), "B": play(5, "Null", buy="7"), "C": play(3, "Solitary"),
+                     "D": play(-10, "Duel")})
+    from sheetbridge.games import three_modular_rooms as T
+    scored = {f.room: (f.players, f.hidden, f.score) for f in of_type(rec.facts, T.RoomScored)}
+    assert scored == {"Null": (("A", "B"), 0, -4.0), "Solitary": (("C",), 0, 30.0), "Duel": (("D",), 0, -15.0)}
+    calc = {f.room: f for f in of_type(rec.facts, T.RoomCalculation)}
+    assert calc["Null"].final_values == (1, -5) and calc["Null"].base == -4 and calc["Null"].multiplier == 1.0
+    assert calc["Solitary"].final_values == (30,) and not calc["Solitary"].criterion_met
+    assert calc["Duel"].multiplier == 1.5 and calc["Duel"].score == -15.0 and calc["Duel"].criterion_met
+    assert [(c.owner, c.face, c.ignored) for c in calc["Null"].cards] == [("A", 1, False), ("B", 5, False)]
+    assert of_type(rec.facts, T.RoomsScoring)[0].rooms == ("Solitary",)
+    assert {f.player: f.points for f in of_type(rec.facts, T.PointsGained)} == {"A": 0, "B": 0, "C": 1, "D": 0}
+    assert [(f.player, f.card, f.room) for f in of_type(rec.facts, T.CardPlayed)] == [
+        ("A", 1, "Null"), ("B", 5, "Null"), ("C", 3, "Solitary"), ("D", -10, "Duel")]
+    assert [(f.player, f.kind, f.card, f.accepted, f.arrives) for f in of_type(rec.facts, T.Purchase)] == [
+        ("B", "card", 7, True, 2)]
+    assert [f.mod3 for f in of_type(rec.facts, T.CardBoughtAnnounced)] == [1]
+    assert [(f.player, f.garnets, f.payers) for f in of_type(rec.facts, T.GarnetsGained)] == [("D", 0, ())]
+    # Who may know what: the calculation and the scoring rooms are the host's alone (A28).
+    for f in of_type(rec.facts, T.RoomCalculation, T.RoomsScoring):
+        assert f.audience == ()
+    assert all(f.audience == ("B",) for f in of_type(rec.facts, T.Purchase))
+
+
+def test_an_ignored_minus_10_is_told_it_gained_0_like_any_other(monkeypatch):
+    # Null: A 2, B -10, C -10. Card 2 ignores duplicated faces (R14): both -10s are ignored and take
+    # nothing. A16: every -10 player is still told what they gained, 0, so the notice hides the ignore.
+    m = game(["A", "B", "C"], garnets=3, rounds=2)
+    rec = m.resolve({"A": play(2, "Null"), "B": play(-10, "Null"), "C": play(-10, "Null")})
+    assert m.ledger.balances(m.players) == {"A": 3, "B": 3, "C": 3}
+    for p in ("B", "C"):
+        assert "Card -10: you gained 0 garnet(s)." in rec.private[p].text()
+    assert "Card -10" not in rec.private["A"].text() and "lost" not in rec.private["A"].text()
+
+
+def test_the_board_picture_shows_each_room_in_its_colour():
+    from sheetbridge.orchestrator import round_pictures
+    from sheetbridge.pictures import draw
+    m = game(["A", "B", "C"], rounds=2)
+    m.resolve({"A": play(1, "Null"), "B": play(5, "Solitary"), "C": play(3, "Duel")})
+    pics = round_pictures(m, 1)
+    assert set(pics) == {"board"}                          # no private picture in this game
+    img = draw(pics["board"])
+    # Boxes are 180 wide from x = 10, 200, 390 at y = 36: a point inside each, away from the text.
+    assert img.getpixel((150, 170)) == (0xD9, 0xD9, 0xD9)   # Null
+    assert img.getpixel((340, 170)) == (0xBD, 0xD7, 0xEE)   # Solitary
+    assert img.getpixel((530, 170)) == (0xF8, 0xCB, 0xAD)   # Duel
+    assert img.getpixel((5, 100)) == (255, 255, 255)        # the background
+    labels = [s.text for s in pics["board"].shapes if hasattr(s, "text")]
+    # A's 1 alone negates itself: -1. B's 5 (no empty room): 5. C's 3 alone -> 30, 0 mod 3: no Duel bonus.
+    assert {"Null", "A", "score -1", "score 5", "score 30"} <= set(labels)
+
+
+def test_a_game_opened_from_a_position_plays_on_and_replays():
+    from sheetbridge.core.errors import PositionError
+    pos = {"round": 10, "hands": {"A": [3, 9], "B": [-10, 5]}, "points": {"A": 7, "B": 9}}
+    m = Match.from_position("three-modular-rooms", ["A", "B"], pos, garnets={"A": 4, "B": 4})
+    assert m.round == 10 and m.state["hands"]["A"] == [3, 9]
+    # Round 10: A's 3 alone in Null -> [30], 0 mod 3 -> 45, the highest room: A +1. B's 5 alone in Duel
+    # while Solitary is empty: card 5 scores (R18): B +1.
+    m.resolve({"A": play(3, "Null"), "B": play(5, "Duel")})
+    assert m.state["points"] == {"A": 8, "B": 10}
+    back = Match.from_json(m.to_json(), m.ledger.rows)
+    back.replay()                                            # replay starts from the position
+    assert back.state == m.state
+    for bad, message in [({"round": 13}, "a position opens a round from 1 to 11"),
+                         ({"round": 10, "hands": {"A": [3], "B": [1, 2]}}, "A holds 1 card(s) but 2 round(s)"),
+                         ({"round": 2, "hands": {"A": [13] * 11, "B": [1] * 11}}, "13"),
+                         ({"round": 2, "hands": {"A": [1] * 11, "B": [1] * 11}, "points": {"A": 3}},
+                          "0 to 2"),
+                         ({"round": 1, "cards": []}, "unknown position key"),
+                         ({"round": 3, "hands": {"A": [1] * 9, "Zed": [1] * 9}}, "Zed is not a player")]:
+        with pytest.raises(PositionError, match=re.escape(message)):
+            Match.from_position("three-modular-rooms", ["A", "B"], bad)
+
+
+def test_preview_shows_a_round_without_touching_the_game():
+    m = game(["A", "B"], garnets=5, rounds=3)
+    before = (m.to_json(), [r.as_list() for r in m.ledger.rows])
+    rec = m.preview({"A": play(3, "Null", buy="7"), "B": play(-10, "Null")})
+    assert rec.round == 1 and any(r.change == -5 for r in rec.ledger)
+    assert (m.to_json(), [r.as_list() for r in m.ledger.rows]) == before

@@ -76,9 +76,9 @@ class DecisionRequest:
 
 
 def pending_text(req: DecisionRequest) -> str:
-    """How an outcome names a decision still missing: "pending: ..." with what applies meanwhile."""
-    tail = f"; until then: {req.default}" if req.default else ""
-    return f"pending: {req.question} ({req.who} decides: {req.allowed()}; `sheetbridge decide` key {req.key}){tail}"
+    """How an outcome names a decision still missing (players read it: no command, no key)."""
+    tail = f" Until it is entered: {req.default}." if req.default else ""
+    return f"Pending, for {req.who}: {req.question}{tail}"
 
 
 register_types(DecisionRequest, DecisionKind)

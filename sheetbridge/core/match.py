@@ -353,11 +353,11 @@ class Match:
             return ()
         lines = [f"Winner(s): {', '.join(out.winners) or 'none'}",
                  f"Loser(s): {', '.join(out.losers) or 'none'}",
-                 f"Elimination Candidate: {out.elimination_candidate or 'to be decided by the host'}"]
+                 f"Elimination Candidate: {out.elimination_candidate or 'pending'}"]
         lines += list(out.reasons)
         lines += [f"{a.player}: {a.count} {a.kind} ({a.reason})" for a in out.awards]
         lines += [f"Pending: {p}" for p in out.pending]
-        lines += [pending_text(r)[0].upper() + pending_text(r)[1:] for r in out.requests if r.key not in self.decisions]
+        lines += [pending_text(r) for r in out.requests if r.key not in self.decisions]
         standings = tuple(f"{p}: {s}" for p, s in out.standings)
         return (Block("Final result", tuple(lines)), Block("Final standings", standings))
 

@@ -37,8 +37,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from ..core.errors import SheetbridgeError
+from ..core.decisions import DecisionKind, DecisionRequest
+from ..core.errors import PositionError, SheetbridgeError
+from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.picture import Box, Label, Picture
 from ..core.parsing import clean, is_formula, parse_int, split_list, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
@@ -116,6 +119,177 @@ SPEC = GameSpec(
 )
 
 DEFAULTS: dict[str, Any] = SPEC.default_options()
+
+
+# ------------------------------------------------------------- round results as data
+# Every report is drawn from these (render below); `audience` keeps each one where it belongs:
+# the public post says only R38's "who went where and each room's score" (A28).
+
+@fact
+@dataclass(frozen=True)
+class CardPlayed(Fact):
+    """The card and room a player's round used; assigned at random where missing or invalid (R33, A24)."""
+    player: str
+    card: int
+    room: str
+    submitted: bool = True
+    random_card: bool = False
+    random_room: bool = False
+
+
+@fact
+@dataclass(frozen=True)
+class SubmissionProblem(Fact):
+    """Something wrong with a player's submission, and the default applied."""
+    player: str
+    problem: Problem
+
+
+@fact
+@dataclass(frozen=True)
+class Purchase(Fact):
+    """One card copy or hide bought (or refused: "unaffordable", "over_limit"), A26, A27."""
+    player: str
+    kind: str                 # "card" or "hide"
+    card: int                 # the face bought (0 for hide)
+    price: int
+    accepted: bool
+    reason: str = ""
+    arrives: int | None = None
+    balance: int | None = None
+    limit: int | None = None
+
+
+@fact
+@dataclass(frozen=True)
+class PurchasesRefused(Fact):
+    """All of a player's purchases refused: they cost more than the balance (A26 reject_all)."""
+    player: str
+    cost: int
+    balance: int
+
+
+@fact
+@dataclass(frozen=True)
+class RoomScored(Fact):
+    """A room as announced (R38): the names shown, how many are not named, and its final score."""
+    room: str
+    players: tuple[str, ...]
+    hidden: int
+    score: float
+    counts_only: bool = False   # someone paid to hide: counts instead of names (A27)
+
+
+@fact
+@dataclass(frozen=True)
+class CardInRoom:
+    owner: str
+    face: int
+    ignored: bool
+
+
+@fact
+@dataclass(frozen=True)
+class RoomCalculation(Fact):
+    """The host's calculation of a room (R47): cards, final values, base, multiplier, score, steps."""
+    room: str
+    cards: tuple[CardInRoom, ...]
+    final_values: tuple[int, ...]
+    base: int
+    multiplier: float
+    score: float
+    criterion_met: bool
+    steps: tuple[str, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class RoomsScoring(Fact):
+    """The rooms whose players gain a point (R30-R32); never announced (A28)."""
+    rooms: tuple[str, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class CardBoughtAnnounced(Fact):
+    """R36: a card was bought, with its value mod 3 (the buyer only with announce_buyer)."""
+    mod3: int
+    buyer: str = ""
+
+
+@fact
+@dataclass(frozen=True)
+class NonSubmitters(Fact):
+    """Who did not submit, announced only with announce_nonsubmission (A24)."""
+    players: tuple[str, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class GarnetsLost(Fact):
+    """Card -10: a payer loses this many garnets and is not told to whom (R27)."""
+    player: str
+    garnets: int
+
+
+@fact
+@dataclass(frozen=True)
+class GarnetsGained(Fact):
+    """Card -10: every player of a -10 learns what it gained, possibly 0, and from whom (R27, A16)."""
+    player: str
+    garnets: int
+    payers: tuple[str, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class CardsSeen(Fact):
+    """Card -12: the sorted faces played in the other two rooms; None when the card was ignored (A18)."""
+    player: str
+    cards: tuple[int, ...] | None
+
+
+@fact
+@dataclass(frozen=True)
+class OpalChallengeCompleted(Fact):
+    """The only player without the room bonus this round (R45, A30); settled at the end."""
+    player: str
+
+
+@fact
+@dataclass(frozen=True)
+class PointsGained(Fact):
+    """Points a player gained this round, all sources (A29); 0 when they could not score (R34)."""
+    player: str
+    points: int
+    forfeited: bool = False
+
+
+def _num(x: float) -> str:
+    """25.5 for 25.5, 12 for 12.0 (A21: exact halves, no rounding)."""
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _who(f: RoomScored) -> str:
+    if f.counts_only:
+        return f"{f.hidden} player(s)"
+    who = ", ".join(f.players) or ("nobody" if not f.hidden else "")
+    if f.hidden:
+        who = (who + ", " if who else "") + f"{f.hidden} hidden player(s)"
+    return who
+
+
+def _purchase_text(f: Purchase) -> str:
+    what = f"card {f.card}" if f.kind == "card" else "hiding"
+    if f.accepted and f.kind == "card":
+        return f"You bought a copy of card {f.card} for {f.price} garnets; it arrives at the start of round {f.arrives}."
+    if f.accepted:
+        return f"You paid {f.price} garnets to hide who went to each room this round."
+    if f.reason == "over_limit":
+        return f"Only {f.limit} card copies may be bought per round: card {f.card} not bought."
+    return f"Not enough garnets for {what} ({f.price} needed, {f.balance} left): not bought."
+
+NO_MAJORITY = "no majority"
 
 
 def card_text(face: int) -> str:
@@ -418,7 +592,7 @@ class ThreeModularRooms(GameRules):
         st = copy.deepcopy(state)
         opts, players, r = st["options"], st["players"], st["round"]
         final = r == opts["rounds"]
-        notes: dict[str, list[str]] = {p: [] for p in players}
+        facts: list[Any] = []
         log: list[str] = []
 
         # 1. Normalise submissions; random card and room where missing or invalid (A24, A25).
@@ -431,30 +605,27 @@ class ThreeModularRooms(GameRules):
                    if p.kind is not ProblemKind.MISSING and p.field in ("card", "room")]
             if bad:
                 raise SheetbridgeError("invalid submissions are held for the host (option "
-                                       "invalid_submission_policy): " + "; ".join(bad))
+                                       "invalid_submission_policy, A25): " + "; ".join(bad))
         for p in players:
             sub = round_input.submissions.get(p)
             vals = dict(sub.values) if sub else {"card": None, "room": None, "buy_cards": [], "buy_hide": False}
-            if sub is None:
-                notes[p].append("You did not submit this round: a random card and room were used, and you "
-                                "cannot score points this round.")
-            else:
-                notes[p].extend(f"Problem: {pr.message}" for pr in sub.problems)
+            rand_card = rand_room = False
             if vals["card"] is None:
                 vals["card"] = rng.choice(sorted(st["hands"][p], key=CARDS.index))
                 forfeit.add(p)
                 random_card.add(p)
-                log.append(f"{p}: random card {vals['card']}")
-                if sub is not None:
-                    notes[p].append(f"Your card was chosen at random: {vals['card']}. You cannot score this round.")
+                rand_card = True
+                log.append(f"{p}: random card {vals['card']} (R33, A24)")
             if vals["room"] is None:
                 vals["room"] = rng.choice(ROOMS)
                 forfeit.add(p)
-                log.append(f"{p}: random room {vals['room']}")
-                if sub is not None:
-                    notes[p].append(f"Your room was chosen at random: {vals['room']}. You cannot score this round.")
+                rand_room = True
+                log.append(f"{p}: random room {vals['room']} (R33, A24)")
             plays[p] = (vals["card"], vals["room"])
-            notes[p].insert(0, f"You played card {vals['card']} in {vals['room']}.")
+            facts.append(CardPlayed(p, vals["card"], vals["room"], submitted=sub is not None,
+                                    random_card=rand_card, random_room=rand_room, audience=(p,)))
+            if sub is not None:
+                facts.extend(SubmissionProblem(p, pr, audience=(p,)) for pr in sub.problems)
             buys[p] = (list(vals["buy_cards"]), bool(vals["buy_hide"])) if sub else ([], False)
 
         # 2. Purchases, charged before any -10 check (A26, A27, A33).
@@ -466,31 +637,29 @@ class ThreeModularRooms(GameRules):
         for p in players:
             cards, hide = buys[p]
             if limit and len(cards) > limit:
-                notes[p].append(f"Only {limit} card copies may be bought per round: "
-                                f"{', '.join(map(str, cards[limit:]))} not bought.")
+                facts.extend(Purchase(p, "card", c, CARD_PRICE, False, "over_limit", limit=limit, audience=(p,))
+                             for c in cards[limit:])
                 cards = cards[:limit]
             items = [("card", c, CARD_PRICE) for c in cards] + ([("hide", 0, HIDE_PRICE)] if hide else [])
             cost = sum(i[2] for i in items)
             if cost > balance[p] and opts["unaffordable_purchases"] == "reject_all":
                 if items:
-                    notes[p].append(f"Your purchases cost {cost} garnets but you have {balance[p]}: none were "
-                                    "made and nothing was charged.")
+                    facts.append(PurchasesRefused(p, cost, balance[p], audience=(p,)))
                 items = []
             for kind, face, price in items:
                 if price > balance[p]:
-                    notes[p].append(f"Not enough garnets for {'card ' + str(face) if kind == 'card' else 'hiding'}"
-                                    f" ({price} needed, {balance[p]} left): not bought.")
+                    facts.append(Purchase(p, kind, face, price, False, "unaffordable", balance=balance[p],
+                                          audience=(p,)))
                     continue
                 balance[p] -= price
+                facts.append(Purchase(p, kind, face, price, True, arrives=r + 1 if kind == "card" else None,
+                                      audience=(p,)))
                 if kind == "card":
                     bought.append((p, face))
                     ledger.append(LedgerEntry(p, -CARD_PRICE, "card purchase", memo=f"card {face}"))
-                    notes[p].append(f"You bought a copy of card {face} for {CARD_PRICE} garnets; it arrives at "
-                                    f"the start of round {r + 1}.")
                 else:
                     hiders.append(p)
                     ledger.append(LedgerEntry(p, -HIDE_PRICE, "hide rooms"))
-                    notes[p].append(f"You paid {HIDE_PRICE} garnets to hide who went to each room this round.")
 
         # 3-4. Card steps and room effects.
         by_room = {room: [(p, plays[p][0]) for p in players if plays[p][1] == room] for room in ROOMS}
@@ -519,12 +688,29 @@ class ThreeModularRooms(GameRules):
         for p in players:
             st["points"][p] += gained[p]
 
+        # The rooms, as the host sees them (R47: the calculation) and as the public sees them (R38, A27, A28).
+        hide_all = bool(hiders) and opts["hide_scope"] == "all_rooms"
+        for room in ROOMS:
+            rr = res[room]
+            owners = tuple(c.owner for c in rr.played)
+            shown = () if hide_all else tuple(o for o in owners if o not in hiders)
+            facts.append(RoomScored(room, shown, len(owners) - len(shown), float(rr.score), counts_only=hide_all))
+            facts.append(RoomCalculation(room, tuple(CardInRoom(c.owner, c.face, c.ignored) for c in rr.played),
+                                         tuple(rr.values), sum(rr.values), float(rr.multiplier), float(rr.score),
+                                         rr.criterion_met, tuple(rr.trace), audience=HOST_ONLY))
+        facts.append(RoomsScoring(tuple(scoring), audience=HOST_ONLY))
+        facts.extend(CardBoughtAnnounced(face % 3, p if opts["announce_buyer"] else "")
+                     for p, face in sorted(bought, key=lambda b: (b[1] % 3, players.index(b[0]))))
+        missing = tuple(p for p in players if round_input.submissions.get(p) is None)
+        if opts["announce_nonsubmission"] and missing:
+            facts.append(NonSubmitters(missing))
+
         # 7. Card -10 transfers, simultaneous, against balances after purchases (A16).
         for room in ROOMS:
             rr = res[room]
             collectors = [o for o in rr.collectors
                           if opts["minus10_random_card_collects"] or o not in random_card]
-            got: dict[str, list[str]] = {o: [] for o in rr.collectors}
+            got: dict[str, list[str]] = {c.owner: [] for c in rr.played if c.face == -10}
             for c in rr.played:
                 payees = [o for o in collectors if o != c.owner]
                 if payees and balance[c.owner] >= len(payees):
@@ -532,24 +718,22 @@ class ThreeModularRooms(GameRules):
                         got[o].append(c.owner)
                         ledger.append(LedgerEntry(c.owner, -1, "card -10 payment", counterparty=o))
                         ledger.append(LedgerEntry(o, 1, "card -10 collection", counterparty=c.owner))
-                    notes[c.owner].append(f"You lost {len(payees)} garnet(s).")
-            for o in rr.collectors:
-                for payer in got[o]:
+                    facts.append(GarnetsLost(c.owner, len(payees), audience=(c.owner,)))
+            # A16: every -10 player is told what they gained, possibly 0, even when the card was
+            # ignored, so the notice never reveals whether it was.
+            for owner, payers in got.items():
+                for payer in payers:
                     balance[payer] -= 1
-                    balance[o] += 1
-                names = ", ".join(got[o])
-                notes[o].append(f"Card -10: you gained {len(got[o])} garnet(s)" + (f" from {names}." if names else "."))
+                    balance[owner] += 1
+                facts.append(GarnetsGained(owner, len(payers), tuple(payers), audience=(owner,)))
 
         # Card -12 (R29, A18): pooled, sorted faces from the other two rooms.
         for room in ROOMS:
             for c in res[room].played:
                 if c.face == -12:
-                    if c.owner in res[room].learners:
-                        others = sorted(f for o in ROOMS if o != room for _, f in by_room[o])
-                        notes[c.owner].append("Card -12: cards played in the other two rooms: "
-                                              + (", ".join(map(str, others)) if others else "none"))
-                    else:
-                        notes[c.owner].append("Card -12: no information.")
+                    active = c.owner in res[room].learners
+                    others = tuple(sorted(f for o in ROOMS if o != room for _, f in by_room[o])) if active else None
+                    facts.append(CardsSeen(c.owner, others, audience=(c.owner,)))
 
         # 8. Opal challenge (R45, R46, A30).
         counted = [c for room in ROOMS for c in res[room].played
@@ -557,11 +741,11 @@ class ThreeModularRooms(GameRules):
         without = [c.owner for c in counted if not res[_room_of(res, c.owner)].got_bonus]
         if len(without) == 1:
             st["opal"].append([r, without[0]])
-            log.append(f"opal challenge completed by {without[0]}")
+            facts.append(OpalChallengeCompleted(without[0], audience=HOST_ONLY))
+            log.append(f"opal challenge completed by {without[0]} (R45)")
 
-        if opts["private_round_points"]:
-            for p in players:
-                notes[p].append(f"Points gained this round: {gained[p]}.")
+        facts.extend(PointsGained(p, gained[p], forfeited=p in forfeit,
+                                  audience=(p,) if opts["private_round_points"] else HOST_ONLY) for p in players)
 
         # Hands: the played card is used up, bought copies arrive next round (A1, R35).
         for p in players:
@@ -571,10 +755,6 @@ class ThreeModularRooms(GameRules):
             st["hands"][p].append(face)
         for p in players:
             st["hands"][p].sort(key=CARDS.index)
-
-        public = self._public_report(r, res, hiders, bought, sorted(set(p for p in players
-                                     if round_input.submissions.get(p) is None)), opts)
-        private = {p: Report(f"Round {r}", (Block(f"Round {r}: your result", tuple(notes[p])),)) for p in players}
 
         # End of the match (R40-R46, A30-A32).
         if final:
@@ -593,34 +773,74 @@ class ThreeModularRooms(GameRules):
             st["balances_before_payouts"] = before
         else:
             st["round"] = r + 1
-        return RoundResult(st, public, private, tuple(ledger), tuple(log))
+        return RoundResult(st, ledger=tuple(ledger), host_log=tuple(log), facts=tuple(facts))
 
-    def _public_report(self, r: int, res: Mapping[str, RoomResult], hiders: list[str],
-                       bought: list[tuple[str, int]], missing: list[str], opts) -> Report:
-        """R38, A27, A28: who went where (or counts), room scores, card-purchase lines; nothing else."""
-        hide_all = bool(hiders) and opts["hide_scope"] == "all_rooms"
-        lines, members = [], []
-        for room in ROOMS:
-            owners = [c.owner for c in res[room].played]
-            if hide_all:
-                who = f"{len(owners)} player(s)"
-            else:
-                shown = [o for o in owners if o not in hiders]
-                hidden = len(owners) - len(shown)
-                who = ", ".join(shown) or ("nobody" if not hidden else "")
-                if hidden:
-                    who = (who + ", " if who else "") + f"{hidden} hidden player(s)"
-            members.append(who)
-            lines.append(f"{room}: {who}; score {_fmt(res[room].score)}")
-        buys = sorted(((f"{p} bought a card" if opts["announce_buyer"] else "A card was bought")
-                       + f"; its value mod 3 is {face % 3}.") for p, face in bought)
-        lines += buys
-        if opts["announce_nonsubmission"] and missing:
-            lines.append("Did not submit: " + ", ".join(missing))
-        head = (Cell("Room", bold=True),) + tuple(Cell(room, fill=ROOM_FILL[room], bold=True) for room in ROOMS)
-        who_row = (Cell("Players" if not hide_all else "Players (count)"),) + tuple(Cell(m) for m in members)
-        score_row = (Cell("Score"),) + tuple(Cell(_fmt(res[room].score)) for room in ROOMS)
-        return Report(f"Round {r}", (Block(f"Round {r}: rooms", tuple(lines), (head, who_row, score_row)),))
+    # ---- reports, drawn from the facts ------------------------------------
+    def render(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Report:
+        """The public post (R38, A27, A28) or one player's confessional (section (c)), from the facts."""
+        r = ctx.round
+        if viewer is None:
+            rooms = of_type(facts, RoomScored)
+            counts = any(f.counts_only for f in rooms)
+            head = (Cell("Room", bold=True),) + tuple(Cell(f.room, fill=ROOM_FILL[f.room], bold=True) for f in rooms)
+            who = (Cell("Players (count)" if counts else "Players"),) + tuple(Cell(_who(f)) for f in rooms)
+            score = (Cell("Score"),) + tuple(Cell(_num(f.score)) for f in rooms)
+            lines = [(f"{f.buyer} bought a card" if f.buyer else "A card was bought")
+                     + f"; its value mod 3 is {f.mod3}." for f in of_type(facts, CardBoughtAnnounced)]
+            lines += [f"Did not submit: {', '.join(f.players)}" for f in of_type(facts, NonSubmitters)]
+            return Report(f"Round {r}", (Block(f"Round {r}: rooms", tuple(lines), (head, who, score)),))
+        lines: list[str] = []
+        for f in facts:
+            if isinstance(f, CardPlayed) and f.player == viewer:
+                lines.append(f"You played card {f.card} in {f.room}.")
+                if not f.submitted:
+                    lines.append("You did not submit this round: a random card and room were used, and you "
+                                 "cannot score points this round.")
+                if f.submitted and f.random_card:
+                    lines.append(f"Your card was chosen at random: {f.card}. You cannot score this round.")
+                if f.submitted and f.random_room:
+                    lines.append(f"Your room was chosen at random: {f.room}. You cannot score this round.")
+            elif isinstance(f, SubmissionProblem) and f.player == viewer:
+                lines.append(f"Problem: {f.problem.message}")
+            elif isinstance(f, Purchase) and f.player == viewer:
+                lines.append(_purchase_text(f))
+            elif isinstance(f, PurchasesRefused) and f.player == viewer:
+                lines.append(f"Your purchases cost {f.cost} garnets but you have {f.balance}: none were made and "
+                             "nothing was charged.")
+            elif isinstance(f, GarnetsLost) and f.player == viewer:
+                lines.append(f"You lost {f.garnets} garnet(s).")
+            elif isinstance(f, GarnetsGained) and f.player == viewer:
+                lines.append(f"Card -10: you gained {f.garnets} garnet(s)"
+                             + (f" from {', '.join(f.payers)}." if f.payers else "."))
+            elif isinstance(f, CardsSeen) and f.player == viewer:
+                lines.append("Card -12: no information." if f.cards is None else
+                             "Card -12: cards played in the other two rooms: "
+                             + (", ".join(map(str, f.cards)) if f.cards else "none"))
+            elif isinstance(f, PointsGained) and f.player == viewer:
+                lines.append(f"Points gained this round: {f.points}.")
+        return Report(f"Round {r}", (Block(f"Round {r}: your result", tuple(lines)),))
+
+    def picture(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Picture | None:
+        """The round's room table: three rooms with who went there (or how many) and the score."""
+        if viewer is not None:
+            return None
+        rooms = of_type(facts, RoomScored)
+        if not rooms:
+            return None
+        w, h, pad = 180, 150, 10
+        shapes: list[Any] = [Label(pad, 8, f"{ctx.game_name}: round {ctx.round}", size=16, bold=True)]
+        for i, f in enumerate(rooms):
+            x, y = pad + i * (w + pad), 36
+            shapes.append(Box(x, y, w, h, fill=ROOM_FILL[f.room], outline="000000"))
+            shapes.append(Label(x + 8, y + 6, f.room, size=16, bold=True))
+            shapes.append(Label(x + 8, y + 30, f"score {_num(f.score)}", size=14))
+            people = [_who(f)] if f.counts_only else (list(f.players) + ([f"{f.hidden} hidden"] if f.hidden else [])
+                                                      or ["nobody"])
+            for j, name in enumerate(people[:6]):
+                shapes.append(Label(x + 8, y + 54 + j * 15, name, size=12))
+            if len(people) > 6:
+                shapes.append(Label(x + 8, y + 54 + 6 * 15, f"+{len(people) - 6} more", size=12))
+        return Picture(pad + 3 * (w + pad), 36 + h + pad, tuple(shapes), title=f"Round {ctx.round}")
 
     # ---- views ------------------------------------------------------------
     def player_view(self, state: State, player: str) -> Report:
@@ -638,22 +858,27 @@ class ThreeModularRooms(GameRules):
         legend = tuple((f"{room}: x1.5 when cards sum to {Room(room).residue} mod 3", ROOM_FILL[room]) for room in ROOMS)
         return Report(f"{SPEC.name}: board", (Block("Status", (status,), legend=legend),))
 
-    def outcome(self, state: State, decisions=None) -> Outcome | None:
+    def outcome(self, state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
+        """Winners, losers, awards and the EC (R40-R46, A30-A32). A tie for fewest points asks for
+        the winners' vote (request "ec-vote"); until it is entered the garnet tie-break is only
+        what would apply, and the EC is left pending."""
         if not state["finished"]:
             return None
+        decisions = decisions or {}
         opts, players, pts = state["options"], state["players"], state["points"]
         top, bottom = max(pts.values()), min(pts.values())
         winners = tuple(p for p in players if pts[p] == top)
         losers = tuple(p for p in players if pts[p] == bottom)
-        awards, reasons, pending = [], [f"Most points: {top} ({', '.join(winners)})."], []
+        awards, reasons = [], [f"Most points: {top} ({', '.join(winners)})."]
+        requests: list[DecisionRequest] = []
         if len(winners) == 1:
-            awards += [Award(winners[0], "Token of Life", 2, "single winner (R41)"),
-                       Award(winners[0], "opal", 1, "single winner (R41)")]
+            awards += [Award(winners[0], "Token of Life", 2, "single winner"),
+                       Award(winners[0], "opal", 1, "single winner")]
         else:
-            awards += [Award(w, "Token of Life", 1, "joint winner (R40)") for w in winners]
+            awards += [Award(w, "Token of Life", 1, "joint winner") for w in winners]
         completers = sorted({pl for _, pl in state["opal"]}, key=players.index)
         if len(completers) == 1:
-            awards.append(Award(completers[0], "opal", 1, "opal challenge (R45)"))
+            awards.append(Award(completers[0], "opal", 1, "opal challenge"))
             reasons.append(f"Opal challenge: {completers[0]} alone completed it and receives an opal.")
         elif completers:
             reasons.append(f"Opal challenge: completed by {', '.join(completers)}; 3 garnets each instead of an opal.")
@@ -664,23 +889,96 @@ class ThreeModularRooms(GameRules):
             ec = losers[0]
             reasons.append(f"Fewest points: {bottom} ({ec}), who goes to the Elimination Candidate.")
         elif set(losers) == set(players):
-            pending.append("every player is tied: the host decides the Elimination Candidate (A31)")
+            req = DecisionRequest("ec-host", "Every player is tied on points: who goes to the Elimination "
+                                  "Candidate?", DecisionKind.CHOICE, losers, default="no Elimination Candidate yet")
+            requests.append(req)
+            ec = decisions.get(req.key)
+            reasons.append(f"Every player is tied on {bottom} points" + (f"; the host chose {ec} for the "
+                                                                           "Elimination Candidate." if ec else "."))
         else:
+            reasons.append(f"Fewest points: {bottom}, tied between {', '.join(losers)}.")
             bal = state["final_balances"] if opts["ec_garnet_timing"] == "after_payouts" else state["balances_before_payouts"]
             pick = min if opts["ec_garnet_tiebreak"] == "fewest_goes" else max
             edge = pick(bal[p] for p in losers)
-            by_garnets = [p for p in losers if bal[p] == edge]
-            reasons.append(f"Fewest points: {bottom}, tied between {', '.join(losers)}.")
-            pending.append(f"the winners vote among {', '.join(losers)} for the Elimination Candidate; a strict "
-                           "majority decides (R43, A31)")
+            by_garnets = tuple(p for p in losers if bal[p] == edge)
             counts = ", ".join(f"{p} {bal[p]}" for p in losers)
-            if len(by_garnets) == 1:
-                ec = by_garnets[0]
-                reasons.append(f"Without a majority, garnets decide ({counts}): {ec} goes to the Elimination Candidate.")
-            else:
-                pending.append(f"garnets are tied too ({counts}): the host decides (A31)")
+            would = (f"garnets would decide ({counts}): {by_garnets[0]}" if len(by_garnets) == 1
+                     else f"garnets are tied too ({counts}): the host decides among {', '.join(by_garnets)}")
+            vote = DecisionRequest("ec-vote", f"The winners' vote: which of {', '.join(losers)} goes to the "
+                                   f"Elimination Candidate? (a strict majority of the winners; '{NO_MAJORITY}' "
+                                   "if none)", DecisionKind.CHOICE, losers + (NO_MAJORITY,), default=would,
+                                   who="the winners by vote")
+            requests.append(vote)
+            voted = decisions.get(vote.key)
+            if voted and voted != NO_MAJORITY:
+                ec = voted
+                reasons.append(f"The winners' vote: {ec} goes to the Elimination Candidate.")
+            elif voted == NO_MAJORITY:
+                if len(by_garnets) == 1:
+                    ec = by_garnets[0]
+                    reasons.append(f"No majority in the winners' vote; garnets decide ({counts}): {ec} goes to the "
+                                   "Elimination Candidate.")
+                else:
+                    host = DecisionRequest("ec-host", f"No majority and garnets tied ({counts}): who goes to the "
+                                           "Elimination Candidate?", DecisionKind.CHOICE, by_garnets,
+                                           default="no Elimination Candidate yet")
+                    requests.append(host)
+                    ec = decisions.get(host.key)
+                    reasons.append(f"No majority in the winners' vote and garnets tied ({counts})"
+                                   + (f"; the host chose {ec} for the Elimination Candidate." if ec else "."))
         standings = tuple((p, f"{pts[p]} point(s)") for p in sorted(players, key=lambda p: (-pts[p], players.index(p))))
-        return Outcome(winners, losers, ec, standings, tuple(reasons), tuple(awards), tuple(pending))
+        return Outcome(winners, losers, ec, standings, tuple(reasons), tuple(awards), requests=tuple(requests))
+
+    # ---- starting from a position -------------------------------------------
+    def from_position(self, players, options, tables, position, rng: Rng) -> State:
+        """A game at round `round` with the players' `hands` and `points` (and `opal`: [[round, player]]).
+
+        >>> st = GAME.from_position(["A", "B"], DEFAULTS, {}, {"round": 11, "hands": {"A": [3, -10], "B": [5]},
+        ...                          "points": {"A": 4, "B": 2}}, Rng(1))
+        >>> st["round"], st["hands"]["A"]
+        (11, [3, -10])
+        """
+        st = self.setup(players, options, tables, rng)
+        opts = st["options"]
+        known = {"round", "hands", "points", "opal"}
+        extra = sorted(set(position) - known)
+        if extra:
+            raise PositionError(f"unknown position key(s) {', '.join(extra)}; a Three Modular Rooms position has "
+                                "round, hands, points and opal")
+        r = position.get("round", 1)
+        if not isinstance(r, int) or not 1 <= r <= opts["rounds"]:
+            raise PositionError(f"round {r!r}: a position opens a round from 1 to {opts['rounds']}")
+        left = opts["rounds"] - r + 1
+        hands = position.get("hands", {})
+        points = position.get("points", {})
+        for what, table in (("hands", hands), ("points", points)):
+            unknown = sorted(set(table) - set(players))
+            if unknown:
+                raise PositionError(f"{what}: {', '.join(unknown)} is not a player (players: {', '.join(players)})")
+        for p in players:
+            hand = hands.get(p, st["hands"][p] if r == 1 else None)
+            if hand is None:
+                raise PositionError(f"hands: {p}'s hand is missing (a position after round 1 gives every hand)")
+            bad = [c for c in hand if c not in CARDS]
+            if bad:
+                raise PositionError(f"hands: {p} holds {bad[0]!r}, which is not a card (cards: 1-9, -10, -11, -12)")
+            if opts["cards_consumed"] and len(hand) < left:
+                raise PositionError(f"hands: {p} holds {len(hand)} card(s) but {left} round(s) remain; cards are "
+                                    "used up, so that position cannot happen")
+            st["hands"][p] = sorted(hand, key=CARDS.index)
+            pt = points.get(p, 0)
+            if not isinstance(pt, int) or not 0 <= pt <= 2 * (r - 1):
+                raise PositionError(f"points: {p} has {pt!r}; after {r - 1} round(s) a player has 0 to {2 * (r - 1)} "
+                                    "(one room point and one card point a round at most)")
+            st["points"][p] = pt
+        opal = position.get("opal", [])
+        for item in opal:
+            if (not isinstance(item, (list, tuple)) or len(item) != 2 or item[1] not in players
+                    or not isinstance(item[0], int) or not 1 <= item[0] < r):
+                raise PositionError(f"opal: {item!r} should be [round before {r}, player]")
+        st["opal"] = [list(x) for x in opal]
+        st["round"] = r
+        return st
 
     def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
         card = rng.choice(sorted(state["hands"][player], key=CARDS.index))
