@@ -12,6 +12,8 @@ replayed by undo. Entering one for a round already resolved re-resolves from tha
 'Bo'
 >>> DecisionRequest("rank", "Gamewide tiebreak order", DecisionKind.RANKING, ("Ann", "Bo", "Cy")).read("cy, ann, bo")
 ('Cy', 'Ann', 'Bo')
+>>> DecisionRequest("r3:M7", "Who completed mission 7?", DecisionKind.SUBSET, ("Ann", "Bo", "Cy")).read("cy, ann")
+('Ann', 'Cy')
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ class DecisionKind(enum.Enum):
     RANKING = "ranking"    # every one of `choices`, in order, best first
     YESNO = "yesno"        # yes or no
     NUMBER = "number"      # a whole number
+    SUBSET = "subset"      # any of `choices` (possibly none), e.g. who completed a manual mission
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class DecisionRequest:
             return "all of " + ", ".join(self.choices) + ", in order, best first, separated by commas"
         if self.kind is DecisionKind.YESNO:
             return "yes or no"
+        if self.kind is DecisionKind.SUBSET:
+            return "any of " + ", ".join(self.choices) + ", separated by commas, or none"
         return "a whole number"
 
     def read(self, text: Any) -> Any:
@@ -63,6 +68,13 @@ class DecisionRequest:
             order = tuple(by_name.get(i.casefold(), "") for i in items)
             if "" not in order and sorted(order) == sorted(self.choices) and len(set(order)) == len(order):
                 return order
+        elif self.kind is DecisionKind.SUBSET:
+            if s.casefold() in ("none", "nobody", "-"):
+                return ()
+            by_name = {c.casefold(): c for c in self.choices}
+            picked = [by_name.get(i.casefold(), "") for i in split_list(s, (",", ";", "\n"))]
+            if picked and "" not in picked and len(set(picked)) == len(picked):
+                return tuple(c for c in self.choices if c in picked)   # in the order of `choices`
         elif self.kind is DecisionKind.YESNO:
             v = yes_no(s)
             if v is not None and s:
