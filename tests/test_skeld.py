@@ -15,6 +15,8 @@ import copy
 
 import pytest
 
+from sheetbridge.core.decisions import DecisionKind
+from sheetbridge.core.facts import of_type
 from sheetbridge.core.match import Match
 from sheetbridge.core.rng import Rng
 from sheetbridge.core.types import FieldKind, ProblemKind
@@ -66,8 +68,10 @@ def give(m, player, labels):
         m.state["activated"].append(lab)
 
 
-def row(move="", energy="", disable="", item="", item_2="", toe=""):
-    return {"move_to": move, "toe_step": toe, "energy": energy, "disable": disable, "item": item, "item_2": item_2}
+def row(move="", energy="", disable="", item="", item_2="", toe="", room=""):
+    """One crewmate's row: `room` and `energy` are the activation ("Activate Room 3C with 2 Energy")."""
+    return {"move_to": move, "toe_step": toe, "activate_room": room, "energy": energy, "disable_room": disable,
+            "item": item, "item_2": item_2}
 
 
 def sub(c1=None, c2=None, upgrades=""):
@@ -225,7 +229,7 @@ def test_ruleset_example_tied_energy_three_bidders():
     m = new_match()
     for p in ("Marcer", "uri", "Spadez"):
         place(m, p, 0, "1A", energy=5)
-    m.resolve({"Marcer": sub(row(energy="2")), "uri": sub(row(energy="2")), "Spadez": sub(row(energy="1"))})
+    m.resolve({"Marcer": sub(row(room="1A", energy="2")), "uri": sub(row(room="1A", energy="2")), "Spadez": sub(row(room="1A", energy="1"))})
     assert m.state["components"]["Spadez"] == ["1A"]
     assert m.state["components"]["Marcer"] == [] and m.state["components"]["uri"] == []
     # every bid is paid (R29): Marcer 5 - 2 = 3 -> 6; uri 3 -> 6; Spadez 5 - 1 = 4 -> 7
@@ -240,7 +244,7 @@ def test_ruleset_example_tied_energy_two_bidders_nobody_activates():
     m = new_match()
     for p in ("Marcer", "uri"):
         place(m, p, 0, "1A", energy=5)
-    m.resolve({"Marcer": sub(row(energy="2")), "uri": sub(row(energy="2"))})
+    m.resolve({"Marcer": sub(row(room="1A", energy="2")), "uri": sub(row(room="1A", energy="2"))})
     assert "1A" not in m.state["activated"]
     assert "Rooms activated this round: none" in text(m.rounds[-1].public)
     assert crew(m, "Marcer", 0)["energy"] == 6  # 5 - 2 = 3, not refunded; + 3 = 6
@@ -250,7 +254,7 @@ def test_ruleset_example_tied_energy_two_bidders_nobody_activates():
     m2 = new_match(options={"reveal_failure_reasons": "on"})
     for p in ("Marcer", "uri"):
         place(m2, p, 0, "1A", energy=5)
-    m2.resolve({"Marcer": sub(row(energy="2")), "uri": sub(row(energy="2"))})
+    m2.resolve({"Marcer": sub(row(room="1A", energy="2")), "uri": sub(row(room="1A", energy="2"))})
     assert "CrewA's attempt on 1A failed: tied with another bid" in text(m2.rounds[-1].private["uri"])
 
 
@@ -259,7 +263,7 @@ def test_same_players_two_crewmates_can_cancel_out():
     place(m, "uri", 0, "4B", energy=5)
     place(m, "uri", 1, "4B", energy=5)
     place(m, "Ann", 0, "4B", energy=5)
-    m.resolve({"uri": sub(row(energy="3"), row(energy="3")), "Ann": sub(row(energy="1"))})
+    m.resolve({"uri": sub(row(room="4B", energy="3"), row(room="4B", energy="3")), "Ann": sub(row(room="4B", energy="1"))})
     assert m.state["components"]["Ann"] == ["4B"]
 
 
@@ -275,12 +279,12 @@ def test_room_already_activated_and_energy_over_held():
     give(m, "Ann", ["1A"])
     place(m, "uri", 0, "1A", energy=5)
     place(m, "uri", 1, "1B", energy=2)
-    s = m.parse("uri", sub(row(energy="1"), row(energy="3")))
+    s = m.parse("uri", sub(row(room="1A", energy="1"), row(room="1B", energy="3")))
     p1, p2 = s.problems
-    assert p1.field == "CrewA energy" and "already activated" in p1.reason  # R25
+    assert p1.field == "CrewA activate_room" and "already activated" in p1.reason  # R25
     assert p2.field == "CrewB energy" and p2.value == "3" and "has 2 Energy" in p2.reason  # A40
     assert p2.allowed == "a whole number from 1 to 2" and p2.default == "no activation of 1B"
-    m.resolve({"uri": sub(row(energy="1"), row(energy="3"))})
+    m.resolve({"uri": sub(row(room="1A", energy="1"), row(room="1B", energy="3"))})
     assert crew(m, "uri", 1)["energy"] == 5  # the bid was dropped: 2 + 3
 
 
@@ -288,7 +292,7 @@ def test_bonus_room_gives_item_to_the_crewmate_not_the_teammate():
     m = new_match()
     place(m, "uri", 0, "T", energy=5)
     place(m, "uri", 1, "2B", energy=5)
-    m.resolve({"uri": sub(row(energy="1"))})
+    m.resolve({"uri": sub(row(room="T", energy="1"))})
     assert [it["item"] for it in crew(m, "uri", 0)["items"]] == ["T"]
     # R35: bonuses are not shared; the teammate may not step with the Toe (E07)
     s = m.parse("uri", sub(None, row(toe="N")))
@@ -299,7 +303,7 @@ def test_bonus_room_gives_item_to_the_crewmate_not_the_teammate():
 def test_bonus_works_from_the_next_round():
     m = new_match()  # A12: the Toe won in round 1 cannot step in round 1
     place(m, "uri", 0, "T", energy=5)
-    s = m.parse("uri", sub(row(energy="1", toe="N")))
+    s = m.parse("uri", sub(row(room="T", energy="1", toe="N")))
     assert [p.field for p in s.problems] == ["CrewA toe_step"]
 
 
@@ -309,30 +313,30 @@ def test_disable_blocks_this_round_and_the_next_and_uses_all_energy():
     m = new_match()
     place(m, "uri", 0, "4B", energy=4)
     place(m, "Ann", 0, "4B", energy=5)
-    m.resolve({"uri": sub(row(disable="yes")), "Ann": sub(row(energy="1"))})  # round 1
+    m.resolve({"uri": sub(row(disable="4B")), "Ann": sub(row(room="4B", energy="1"))})  # round 1
     assert crew(m, "uri", 0)["energy"] == 3  # 4 -> 0 (R33), + 3
     assert "4B" not in m.state["activated"] and crew(m, "Ann", 0)["energy"] == 7  # 5 - 1 + 3
     assert "disabled" not in text(m.rounds[-1].public)  # A15: not announced
-    m.resolve({"Ann": sub(row(energy="1"))})  # round 2: still blocked (R32)
+    m.resolve({"Ann": sub(row(room="4B", energy="1"))})  # round 2: still blocked (R32)
     assert "4B" not in m.state["activated"]
-    m.resolve({"Ann": sub(row(energy="1"))})  # round 3: open again
+    m.resolve({"Ann": sub(row(room="4B", energy="1"))})  # round 3: open again
     assert m.state["components"]["Ann"] == ["4B"]
 
 
 def test_second_disable_and_disable_of_p_or_v_are_refused():
     m = new_match()
     place(m, "uri", 0, "4B", energy=4)
-    m.resolve({"uri": sub(row(disable="yes"))})
+    m.resolve({"uri": sub(row(disable="4B"))})
     place(m, "uri", 0, "5A", energy=4)
-    s = m.parse("uri", sub(row(disable="yes")))
+    s = m.parse("uri", sub(row(disable="5A")))
     (p,) = s.problems
-    assert p.field == "CrewA disable" and "already used" in p.reason and p.default == "no disable"
+    assert p.field == "CrewA disable_room" and "already used" in p.reason and p.default == "no disable"
     m2 = new_match()
     place(m2, "Ann", 0, "P", energy=4)
     place(m2, "Ann", 1, "V", energy=4)
-    s = m2.parse("Ann", sub(row(disable="yes")))
+    s = m2.parse("Ann", sub(row(disable="P")))
     assert "cannot be disabled" in s.problems[0].reason  # R34
-    s = m2.parse("Ann", sub(None, row(disable="yes")))
+    s = m2.parse("Ann", sub(None, row(disable="V")))
     assert "cannot be disabled" in s.problems[0].reason
 
 
@@ -340,9 +344,9 @@ def test_both_crewmates_disabling_in_one_round_are_both_dropped():
     m = new_match()
     place(m, "uri", 0, "4B", energy=4)
     place(m, "uri", 1, "5A", energy=4)
-    s = m.parse("uri", sub(row(disable="yes"), row(disable="yes")))
-    assert [p.field for p in s.problems] == ["CrewA disable", "CrewB disable"]
-    m.resolve({"uri": sub(row(disable="yes"), row(disable="yes"))})
+    s = m.parse("uri", sub(row(disable="4B"), row(disable="5A")))
+    assert [p.field for p in s.problems] == ["CrewA disable_room", "CrewB disable_room"]
+    m.resolve({"uri": sub(row(disable="4B"), row(disable="5A"))})
     assert not m.state["disable_used"]["uri"] and m.state["disabled"] == {}
     assert crew(m, "uri", 0)["energy"] == 7  # nothing spent
 
@@ -350,10 +354,10 @@ def test_both_crewmates_disabling_in_one_round_are_both_dropped():
 def test_activate_and_disable_by_one_crewmate_keeps_the_activation():
     m = new_match()
     place(m, "uri", 0, "4B", energy=4)
-    s = m.parse("uri", sub(row(energy="2", disable="yes")))
+    s = m.parse("uri", sub(row(room="4B", energy="2", disable="4B")))
     (p,) = s.problems  # A7, E19
-    assert p.field == "CrewA disable" and "activation stands" in p.default
-    m.resolve({"uri": sub(row(energy="2", disable="yes"))})
+    assert p.field == "CrewA disable_room" and "activation stands" in p.default
+    m.resolve({"uri": sub(row(room="4B", energy="2", disable="4B"))})
     assert m.state["components"]["uri"] == ["4B"] and not m.state["disable_used"]["uri"]
 
 
@@ -363,7 +367,7 @@ def test_urgot_beats_a_higher_bid_and_is_used_up():
     m = new_match()
     place(m, "uri", 0, "4B", energy=5, items=[("U", 1)])
     place(m, "Ann", 0, "4B", energy=5)
-    m.resolve({"uri": sub(row(energy="1")), "Ann": sub(row(energy="5"))})
+    m.resolve({"uri": sub(row(room="4B", energy="1")), "Ann": sub(row(room="4B", energy="5"))})
     assert m.state["components"]["uri"] == ["4B"]
     assert crew(m, "uri", 0)["items"][0]["uses"] == 0
 
@@ -372,7 +376,7 @@ def test_urgot_does_not_beat_a_disable_and_is_kept():
     m = new_match()
     place(m, "uri", 0, "4B", energy=5, items=[("U", 1)])
     place(m, "Ann", 0, "4B", energy=5)
-    m.resolve({"uri": sub(row(energy="1")), "Ann": sub(row(disable="yes"))})
+    m.resolve({"uri": sub(row(room="4B", energy="1")), "Ann": sub(row(disable="4B"))})
     assert "4B" not in m.state["activated"]
     assert crew(m, "uri", 0)["items"][0]["uses"] == 1  # A14
 
@@ -381,7 +385,7 @@ def test_urgot_does_not_apply_to_bonus_rooms():
     m = new_match()
     place(m, "uri", 0, "S", energy=5, items=[("U", 1)])
     place(m, "Ann", 0, "S", energy=5)
-    m.resolve({"uri": sub(row(energy="1")), "Ann": sub(row(energy="2"))})
+    m.resolve({"uri": sub(row(room="S", energy="1")), "Ann": sub(row(room="S", energy="2"))})
     assert [it["item"] for it in crew(m, "Ann", 0)["items"]] == ["S"]
     assert crew(m, "uri", 0)["items"][0]["uses"] == 1
 
@@ -397,7 +401,7 @@ def test_take_back_toe_step_costs_one():
     m = new_match()
     place(m, "uri", 0, "1A", energy=5, items=[("T", None)])
     # 1A -> 3A (2 tiles), Toe step south to 5A (1): 5 - 2 - 1 = 2; activate 5A with 2 -> 0
-    m.resolve({"uri": sub(row(move="3A", toe="S", energy="2"))})
+    m.resolve({"uri": sub(row(move="3A", toe="S", room="5A", energy="2"))})
     assert crew(m, "uri", 0)["pos"] == "5A"
     assert m.state["components"]["uri"] == ["5A"]
     assert crew(m, "uri", 0)["energy"] == 3  # 0 + 3
@@ -415,8 +419,8 @@ def test_ruleset_example_submission_with_summoner_wall_and_banana():
     m = new_match()
     place(m, "uri", 0, "4B", energy=4, items=[("S", 1)])
     place(m, "uri", 1, "10B", energy=3, items=[("Y", 1)])
-    raw = sub(row(move="3C", energy="2", item="Summoner wall E"),
-              row(move="10A", energy="4", item="Eat Yellow Banana"))
+    raw = sub(row(move="3C", room="3C", energy="2", item="Summoner wall E"),
+              row(move="10A", room="10A", energy="4", item="Eat Yellow Banana"))
     assert m.parse("uri", raw).problems == ()
     m.resolve({"uri": raw})
     assert sorted(m.state["components"]["uri"]) == ["10A", "3C"]
@@ -431,7 +435,7 @@ def test_ruleset_example_submission_with_summoner_wall_and_banana():
     # and the public board marks it on both cells
     grid = GAME.public_view(m.state).blocks[0].grid
     assert grid[2][2].text == "3C |E" and grid[2][3].text == "4B |W"
-    assert grid[2][2].fill == "BF8F00"  # activated Conductor room, dark fill
+    assert grid[2][2].fill == "595959"  # an activated room: dark grey, whatever its Sequence
 
 
 def test_wiwaxia_drains_everyone_else_in_the_room_two_uses():
@@ -506,22 +510,22 @@ def test_cap_raise_without_enough_garnets_is_refused():
 def test_parasite_claim_once_per_player_and_vault_needs_three():
     m = new_match()
     place(m, "uri", 0, "P", energy=5)
-    m.resolve({"uri": sub(row(energy="1"))})
+    m.resolve({"uri": sub(row(room="P", energy="1"))})
     assert crew(m, "uri", 0)["parasite"] and m.state["claimed"]["uri"]
-    s = m.parse("uri", sub(row(energy="1")))  # again at P: E15
+    s = m.parse("uri", sub(row(room="P", energy="1")))  # again at P: E15
     assert "already claimed" in s.problems[0].reason
     place(m, "uri", 0, "V", energy=5)
-    s = m.parse("uri", sub(row(energy="2")))  # R55
+    s = m.parse("uri", sub(row(room="V", energy="2")))  # R55
     assert s.problems[0].allowed == "a whole number from 3 to 5"
     place(m, "uri", 1, "V", energy=5)
-    s = m.parse("uri", sub(None, row(energy="3")))  # R54: only the claiming crewmate
+    s = m.parse("uri", sub(None, row(room="V", energy="3")))  # R54: only the claiming crewmate
     assert "carries no parasite" in s.problems[0].reason
 
 
 def test_improper_plant_does_not_end_the_game_and_makes_the_planter_ec():
     m = new_match(options={"max_rounds": "2"})
     place(m, "uri", 0, "V", energy=5, parasite=True)
-    m.resolve({"uri": sub(row(energy="3"))})
+    m.resolve({"uri": sub(row(room="V", energy="3"))})
     assert not m.finished  # R62
     assert "V (Vault)" in text(m.rounds[-1].public)
     assert not crew(m, "uri", 0)["parasite"] and m.state["vault_used"]["uri"]
@@ -536,7 +540,7 @@ def test_improper_plant_does_not_end_the_game_and_makes_the_planter_ec():
     assert out.winners == ("uri",) and out.elimination_candidate == "Ann"
     m2 = new_match(options={"max_rounds": "2"})
     place(m2, "Spadez", 0, "V", energy=5, parasite=True)
-    m2.resolve({"Spadez": sub(row(energy="3"))})
+    m2.resolve({"Spadez": sub(row(room="V", energy="3"))})
     give(m2, "uri", ["13A", "13B"])
     give(m2, "Ann", ["1A"])
     give(m2, "Marcer", ["12A"])
@@ -566,7 +570,7 @@ def conductor_match(**kw):
 
 def test_ruleset_example_sequence_value_tiebreak_30_vs_29():
     m = conductor_match()
-    m.resolve({"Ann": sub(row(energy="1"))})
+    m.resolve({"Ann": sub(row(room="12C", energy="1"))})
     assert m.finished
     out = m.outcome()
     # both hold 5 pieces (R45), Marcer's value 30 beats uri's 29 (R46)
@@ -574,9 +578,14 @@ def test_ruleset_example_sequence_value_tiebreak_30_vs_29():
     assert [a.kind for a in out.awards] == ["Token of Life"] and out.awards[0].player == "Marcer"
     # R51: no plant ever; lowest Conductor value among the others: Ann 12 (Spadez 20, uri 29)
     assert out.elimination_candidate == "Ann"
-    pub = text(m.rounds[-1].public)
-    assert "Conductor Sequence activated in round 1" in pub
+    assert "Conductor Sequence activated in round 1" in text(m.rounds[-1].public)
+    # the numbers behind the result are in the final standings, once
+    pub = text(m.public_report())
     assert "Marcer: Conductor: 5 pieces, value 30" in pub and "uri: Conductor: 5 pieces, value 29" in pub
+    assert pub.count("Marcer: Conductor: 5 pieces, value 30") == 1
+    (done,) = of_type(m.rounds[-1].facts, skeld.SequenceCompleted)
+    assert {(f.player, f.pieces, f.value) for f in done.standings} == {
+        ("Marcer", 5, 30), ("uri", 5, 29), ("Spadez", 2, 20), ("Ann", 1, 12)}
     # R64: 1 garnet per 3 components: uri 5 -> 1, Marcer 5 -> 1, Spadez 2 -> 0, Ann 1 -> 0
     paid = {r.player: r.change for r in m.rounds[-1].ledger}
     assert paid == {"uri": 1, "Marcer": 1}
@@ -596,7 +605,7 @@ def test_decide_ruleset_example_three_sequences_77_to_75():
     assert sorted(c for v in comps.values() for c in v) == sorted(skeld.COMPONENTS)
     assert sequence_value(comps["Spadez"], "A") == 49 and sequence_value(comps["Marcer"], "B") == 49
     assert sequence_value(comps["uri"], "C") == 32
-    res = decide(PLAYERS, comps, ["A", "B", "C"], [], [], skeld.DEFAULTS)
+    res = decide(PLAYERS, comps, ["A", "B", "C"], [], skeld.DEFAULTS)
     # best single values: Spadez 49, Marcer 49, uri 32, Ann 22 -> tie 49; sums Marcer 77 > Spadez 75
     assert res["winners"] == ["Marcer"]
     # EC (A27 sum): Spadez 75, uri 17 + 22 + 32 = 71, Ann 16 + 12 + 22 = 50 -> Ann
@@ -617,7 +626,7 @@ def test_three_sequences_completed_in_one_round_end_to_end():
     place(m, "Spadez", 0, "3A", energy=5)
     place(m, "Marcer", 0, "3B", energy=5)
     place(m, "uri", 0, "7C", energy=5)
-    m.resolve({p: sub(row(energy="1")) for p in ("Spadez", "Marcer", "uri")})
+    m.resolve({p: sub(row(room=room, energy="1")) for p, room in (("Spadez", "3A"), ("Marcer", "3B"), ("uri", "7C"))})
     out = m.outcome()
     assert out.winners == ("Marcer",) and out.elimination_candidate == "Ann"
     assert "Frontier Sequence and Greenhouse Sequence and Conductor Sequence activated" in text(m.rounds[-1].public)
@@ -626,7 +635,7 @@ def test_three_sequences_completed_in_one_round_end_to_end():
 def test_correct_plant_wins_and_the_would_be_winner_is_ec():
     m = conductor_match()
     place(m, "Spadez", 0, "V", energy=5, parasite=True)
-    m.resolve({"Ann": sub(row(energy="1")), "Spadez": sub(row(energy="3"))})
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="3"))})
     out = m.outcome()
     assert out.winners == ("Spadez",)  # R53, R58
     assert out.awards[0].player == "Spadez" and out.awards[0].kind == "Token of Life"
@@ -637,7 +646,7 @@ def test_tied_plants_fail_and_the_tied_planter_with_the_lowest_value_is_ec():
     m = conductor_match()
     place(m, "Spadez", 0, "V", energy=5, parasite=True)
     place(m, "uri", 0, "V", energy=5, parasite=True)
-    m.resolve({"Ann": sub(row(energy="1")), "Spadez": sub(row(energy="4")), "uri": sub(row(energy="4"))})
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="4")), "uri": sub(row(room="V", energy="4"))})
     out = m.outcome()
     assert out.winners == ("Marcer",)  # R59: normal winner
     # A25: both tied plants are improper; lowest Conductor value among uri 29, Spadez 20: Spadez
@@ -648,7 +657,7 @@ def test_higher_planter_wins_over_a_lower_one():
     m = conductor_match()
     place(m, "Spadez", 0, "V", energy=5, parasite=True)
     place(m, "uri", 0, "V", energy=5, parasite=True)
-    m.resolve({"Ann": sub(row(energy="1")), "Spadez": sub(row(energy="3")), "uri": sub(row(energy="5"))})
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="3")), "uri": sub(row(room="V", energy="5"))})
     out = m.outcome()
     assert out.winners == ("uri",) and out.elimination_candidate == "Marcer"
 
@@ -656,24 +665,27 @@ def test_higher_planter_wins_over_a_lower_one():
 def test_planter_who_would_have_won_anyway_falls_back():
     m = conductor_match()
     place(m, "Marcer", 0, "V", energy=5, parasite=True)
-    m.resolve({"Ann": sub(row(energy="1")), "Marcer": sub(row(energy="3"))})
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(room="V", energy="3"))})
     out = m.outcome()
     # A28 fallback: no improper planters, so R51 among the others: Ann 12
     assert out.winners == ("Marcer",) and out.elimination_candidate == "Ann"
     m2 = conductor_match(options={"planter_was_winner_ec": "runner_up"})
     place(m2, "Marcer", 0, "V", energy=5, parasite=True)
-    m2.resolve({"Ann": sub(row(energy="1")), "Marcer": sub(row(energy="3"))})
+    m2.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(room="V", energy="3"))})
     assert m2.outcome().elimination_candidate == "uri"  # 5 pieces, 29
 
 
 def test_tie_after_all_tiebreaks_goes_to_gamewide_tiebreak():
     comps = {"Marcer": ["1A", "12A"], "uri": ["13A"], "Spadez": ["2A"], "Ann": ["3A"]}
-    res = decide(PLAYERS, comps, [], [], [], skeld.DEFAULTS)  # totals 13, 13, 2, 3
-    assert sorted(res["winners"]) == ["Marcer", "uri"] and res["pending"]
+    res = decide(PLAYERS, comps, [], [], skeld.DEFAULTS)  # totals 13, 13, 2, 3
+    assert res["winners"] == ["Marcer", "uri"] and res["winner"] is None   # pending, not joint winners
+    (req,) = res["requests"]
+    assert req.key == "gt-winner" and req.kind is DecisionKind.RANKING and req.choices == ("Marcer", "uri")
+    # whoever wins the tie, the lowest total among the others is Spadez's 2: the EC is settled already
     assert res["ec"] == "Spadez"
-    opts = dict(skeld.DEFAULTS, gt_ranking="uri, Ann, Marcer, Spadez")
-    res = decide(PLAYERS, comps, [], [], [], opts)
-    assert res["winners"] == ["uri"] and not res["pending"]
+    res = decide(PLAYERS, comps, [], [], skeld.DEFAULTS, {"gt-winner": ["uri", "Marcer"]})
+    assert res["winners"] == ["uri"] and res["winner"] == "uri"
+    assert [r.key for r in res["requests"]] == ["gt-winner"]   # still asked (it can be changed), now applied
 
 
 def test_game_ends_after_round_8_with_highest_total():
@@ -695,7 +707,7 @@ def test_game_ends_after_round_8_with_highest_total():
 def test_zurich_is_worth_four_garnets_at_the_end():
     m = new_match(options={"max_rounds": "1"})
     place(m, "Ann", 0, "Z", energy=5)
-    m.resolve({"Ann": sub(row(energy="1"))})
+    m.resolve({"Ann": sub(row(room="Z", energy="1"))})
     assert {r.player: r.change for r in m.rounds[-1].ledger} == {"Ann": 4}
 
 
@@ -708,8 +720,8 @@ def test_private_report_holds_the_four_things_and_nothing_of_others():
     place(m, "Ann", 0, "4B", energy=5, items=[("S", 1)])
     place(m, "Spadez", 0, "1B", energy=5, parasite=True)  # not with uri's crewmates at the end
     place(m, "Marcer", 0, "5A", energy=5)
-    m.resolve({"uri": sub(row(energy="2")), "Ann": sub(row(energy="1")),
-               "Marcer": sub(row(move="3A", energy="4")), "Spadez": sub(row(move="1A"))})
+    m.resolve({"uri": sub(row(room="4B", energy="2")), "Ann": sub(row(room="4B", energy="1")),
+               "Marcer": sub(row(move="3A", room="3A", energy="4")), "Spadez": sub(row(move="1A"))})
     report = m.rounds[-1].private["uri"]
     assert [b.title for b in report.blocks] == [
         "1. Crewmates sharing your rooms", "2. Activations of rooms you are in",
@@ -767,7 +779,7 @@ def test_resolve_does_not_mutate_input_state():
     place(m, "uri", 0, "1A", energy=5)
     before = copy.deepcopy(m.state)
     from sheetbridge.core.types import RoundInput
-    sub_ = GAME.parse(m.state, "uri", sub(row(energy="1")))
+    sub_ = GAME.parse(m.state, "uri", sub(row(room="1A", energy="1")))
     GAME.resolve(m.state, RoundInput(1, {"uri": sub_}, {p: 0 for p in PLAYERS}, default_tables(GAME)), Rng(1))
     assert m.state == before
 
@@ -776,19 +788,19 @@ def test_parasite_room_contention_one_claimant_a_round():
     m = new_match()
     place(m, "uri", 0, "P", energy=5)
     place(m, "Ann", 0, "P", energy=5)
-    m.resolve({"uri": sub(row(energy="2")), "Ann": sub(row(energy="1"))})  # A20: 2 beats 1
+    m.resolve({"uri": sub(row(room="P", energy="2")), "Ann": sub(row(room="P", energy="1"))})  # A20: 2 beats 1
     assert m.state["claimed"] == {"Marcer": False, "uri": True, "Spadez": False, "Ann": False}
     m2 = new_match(options={"parasite_room_contention": "off"})
     place(m2, "uri", 0, "P", energy=5)
     place(m2, "Ann", 0, "P", energy=5)
-    m2.resolve({"uri": sub(row(energy="2")), "Ann": sub(row(energy="1"))})  # both claim
+    m2.resolve({"uri": sub(row(room="P", energy="2")), "Ann": sub(row(room="P", energy="1"))})  # both claim
     assert m2.state["claimed"]["uri"] and m2.state["claimed"]["Ann"]
 
 
 def test_announce_disables_option():
     m = new_match(options={"announce_disables": "on"})
     place(m, "uri", 0, "4B", energy=4)
-    m.resolve({"uri": sub(row(disable="yes"))})
+    m.resolve({"uri": sub(row(disable="4B"))})
     assert "Disabled this round: 4B" in text(m.rounds[-1].public)
 
 
@@ -807,10 +819,10 @@ def test_multi_sequence_piece_count_option():
     comps = {"Marcer": [f"{n}A" for n in range(1, 10)], "uri": [f"{n}A" for n in range(10, 14)],
              "Spadez": [f"{n}B" for n in range(1, 9)], "Ann": [f"{n}B" for n in range(9, 14)]}
     # A30 off (literal): best single value Ann 55 > uri 46 > Marcer 45 > Spadez 36 -> Ann
-    assert decide(PLAYERS, comps, ["A", "B"], [], [], skeld.DEFAULTS)["winners"] == ["Ann"]
+    assert decide(PLAYERS, comps, ["A", "B"], [], skeld.DEFAULTS)["winners"] == ["Ann"]
     # on: most pieces in one Sequence first: Marcer 9 > Spadez 8 > Ann 5 > uri 4 -> Marcer
     opts = dict(skeld.DEFAULTS, multi_seq_use_piece_count=True)
-    assert decide(PLAYERS, comps, ["A", "B"], [], [], opts)["winners"] == ["Marcer"]
+    assert decide(PLAYERS, comps, ["A", "B"], [], opts)["winners"] == ["Marcer"]
 
 
 def test_plant_requires_target_option():
@@ -818,12 +830,12 @@ def test_plant_requires_target_option():
     place(m, "Spadez", 0, "V", energy=5, parasite=True)
     form = GAME.form(m.state, "Spadez")
     assert "plant_sequence" in [f.name for f in form.section("crew").fields]
-    r = sub(row(energy="3"))
+    r = sub(row(room="V", energy="3"))
     s = m.parse("Spadez", r)  # E17: a plant must name its Sequence
-    assert s.problems[0].field == "CrewN energy" and "name its Sequence" in s.problems[0].reason
+    assert s.problems[0].field == "CrewN plant_sequence" and "name its Sequence" in s.problems[0].reason
     r["crew"][0]["plant_sequence"] = "Greenhouse"
     assert m.parse("Spadez", r).problems == ()
-    m.resolve({"Ann": sub(row(energy="1")), "Spadez": r})
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": r})
     out = m.outcome()
     # Conductor is activated, the plant named Greenhouse: improper (A22, A25). Marcer wins (30 vs 29);
     # the only improper planter Spadez is EC (R61).
@@ -835,7 +847,8 @@ def test_winner_can_be_ec_option():
     m = new_match(options={"max_rounds": "1", "winner_can_be_ec": "on"})
     for p, lab in (("Marcer", "13A"), ("uri", "12A"), ("Spadez", "11A"), ("Ann", "10A")):
         give(m, p, [lab])
-    m.state["plants"].append({"player": "Marcer", "crew": 0, "energy": 3, "round": 0, "seq": None})
+    m.state["plants"].append({"player": "Marcer", "crew": 0, "energy": 3, "round": 0, "seq": None,
+                             "verdict": "no_sequence", "improper": True})
     m.resolve({})
     out = m.outcome()
     # the improper-planter rule picks among {Marcer}; with the option the winner is not excluded
@@ -860,26 +873,26 @@ def test_remote_disable_option():
     place(m, "uri", 0, "1A", energy=4)
     place(m, "Ann", 0, "4B", energy=5)
     # A6/A7 on: uri activates 1A with 1 (4 -> 3) and disables 4B from afar with the 3 left
-    m.resolve({"uri": sub(row(energy="1", disable="4B")), "Ann": sub(row(energy="2"))})
+    m.resolve({"uri": sub(row(room="1A", energy="1", disable="4B")), "Ann": sub(row(room="4B", energy="2"))})
     assert m.state["components"]["uri"] == ["1A"] and "4B" not in m.state["activated"]
     assert crew(m, "uri", 0)["energy"] == 3  # 0 + 3
     m2 = new_match()  # off: naming another room is refused
     place(m2, "uri", 0, "1A", energy=4)
     s = m2.parse("uri", sub(row(disable="4B")))
-    assert s.problems[0].field == "CrewA disable" and "room it is in" in s.problems[0].reason
+    assert s.problems[0].field == "CrewA disable_room" and "ends its movement in 1A, not 4B" in s.problems[0].reason
 
 
 def test_same_round_bonus_use_option():
     m = new_match(options={"same_round_bonus_use": "on"})
     place(m, "uri", 0, "S", energy=5)
-    raw = sub(row(energy="1", item="Summoner wall W"))
+    raw = sub(row(room="S", energy="1", item="Summoner wall W"))
     assert m.parse("uri", raw).problems == ()
     m.resolve({"uri": raw})  # wins S and walls its west side (3A) at the end of the same round
     assert m.state["walls"] == ["3A|S"]
     m2 = new_match(options={"same_round_bonus_use": "on"})
     place(m2, "uri", 0, "S", energy=5)
     place(m2, "Ann", 0, "S", energy=5)
-    m2.resolve({"uri": sub(row(energy="1", item="Summoner wall W")), "Ann": sub(row(energy="3"))})
+    m2.resolve({"uri": sub(row(room="S", energy="1", item="Summoner wall W")), "Ann": sub(row(room="S", energy="3"))})
     assert m2.state["walls"] == []  # Ann won S: uri's wall does not happen
     assert "did not win the Summoner's Meme" in text(m2.rounds[-1].private["uri"])
     m3 = new_match()  # off (A12 default): refused

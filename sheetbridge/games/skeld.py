@@ -11,10 +11,12 @@ Rules in brief (R and A numbers from shared/rulings/skeld.md):
 - Rounds 1..8. Crewmates start with 5 Energy (R13), cap 7 (R14), earn 3 a round
   (R15, A8), keep the rest (R16). A player may buy up to two cap raises for 3 garnets
   each (R17, A11: per player by default, per crewmate as an option).
-- Order of a round (A9): cap raises; bananas (+3, R72); one straight move along the
-  row or column at 1 Energy a tile (R19-R21, A3-A5), walls block; Take Back Toe step
-  (R68, A18); disables (R31-R34, A15); activations of the crewmate's own final room
-  (R22, A6), one per crewmate (R30). The bid is always spent (R29, A40). Ties are
+- Order of a round (A9): cap raises; bananas (+3, R72, the excess over the cap lost,
+  A10); one straight move along the row or column at 1 Energy a tile (R19-R21,
+  A3-A5), walls block; Take Back Toe step (R68, A18); disables (R31-R34, A15);
+  activations. A submission names the room it activates and the Energy ("Activate
+  Room 3C with 2 Energy", R42); the room must be the one the crewmate ends in (A6,
+  E11), once per crewmate (R30, E18). The bid is always spent (R29, A40). Ties are
   nullified and the highest untied bid wins (R26-R28); Urgot wins a Component Room
   outright (R69, A14); a disabled room blocks everyone. P and V can be activated again
   (R25); V only by a crewmate carrying its player's parasite, with 3+ Energy, once per
@@ -26,14 +28,18 @@ Rules in brief (R and A numbers from shared/rulings/skeld.md):
 - The MM ends when all 13 components of a Sequence are claimed (R44) or after round 8
   (R50, A31). Winner: most pieces then Sequence Value (R45, R46); several Sequences at
   once: best Sequence Value, then the sum (R47, R48); at the limit the total value
-  (R50); then the Gamewide Tiebreak (R49, A29), a host-supplied ranking. A unique top
-  plant in the round a Sequence is activated wins instead (R53, R58, R59, A22, A24).
+  (R50); then the Gamewide Tiebreak (R49, A29), a ranking the host enters as a
+  decision. A unique top plant in the round a Sequence is activated wins instead
+  (R53, R58, R59, A22, A24).
 - EC (R51, R60, R61, R63, A25-A28, A31): the would-be winner after a winning plant;
   otherwise the improper planter with the lowest metric; otherwise the non-winner
   with the lowest metric. 1 garnet per 3 components, +4 for Zurich (R64, R73).
 - Private each round (R37-R40): crewmates sharing your rooms, who activated those
   rooms, your energy next round, the items of crewmates in your rooms; public: the
   rooms activated this round (R41) and walls placed (R67).
+
+Every round is returned as typed facts (see the classes below); the public post, each
+confessional and the pictures are drawn from them (`render`, `picture`).
 
 Worked examples from the ruleset (the Composer Sequence is the Conductor Sequence, A35):
 
@@ -48,12 +54,16 @@ from __future__ import annotations
 
 import copy
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..core.errors import ConfigError
+from ..core.decisions import DecisionKind, DecisionRequest
+from ..core.errors import ConfigError, PositionError
+from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
 from ..core.parsing import clean, is_formula, match_choice, parse_int, yes_no
+from ..core.picture import Box, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -98,11 +108,38 @@ SIZE = 7  # R4
 START_ENERGY, BASE_CAP, INCOME, MAX_CAP = 5, 7, 3, 9  # R13-R15, R17
 CAP_PRICE = 3  # R17
 VAULT_MIN = 3  # R55
+BANANA_ENERGY = 3  # R72
 DIRECTIONS: dict[str, tuple[int, int]] = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}  # A2
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 BANANA_USE, WIWAXIA_USE = "Eat Yellow Banana", "Wiwaxia drain"
 WALL_USES = tuple(f"Summoner wall {d}" for d in DIRECTIONS)
 BOARD_TABLE = "Skeld board"
+GT_WINNER, GT_EC, GT_RUNNER_UP = "gt-winner", "gt-ec", "gt-runner-up"   # Gamewide Tiebreak decisions (R49, A29)
+
+# Colours of the ship, shared by the board tab and the pictures. Every one is distinct, and the
+# text drawn on a fill is black on the pale ones and white on the dark ones (ROOM_TEXT).
+ROOM_FILL: dict[str, str] = {
+    "A": "DDEBF7",          # Frontier rooms: pale blue
+    "B": "E2EFDA",          # Greenhouse rooms: pale green
+    "C": "FFF2CC",          # Conductor rooms: pale yellow
+    "bonus": "E4DFEC",      # bonus rooms: lavender
+    "activated": "595959",  # any room activated for good: dark grey
+    "P": "C00000",          # the Parasite room is red (ruleset)
+    "V": "2F5597",          # the Vault is blue (ruleset)
+}
+DARK_FILLS = frozenset({ROOM_FILL["activated"], ROOM_FILL["P"], ROOM_FILL["V"]})
+NEW_THIS_ROUND = "FFC000"   # border of a room activated this round (pictures)
+WALL_COLOUR = "E6007E"      # a Summoner wall (pictures)
+CREW_COLOUR = "00B050"      # the border of your own crewmates' tags (private pictures)
+FILL_LEGEND: tuple[tuple[str, str], ...] = (
+    ("Frontier room (A)", ROOM_FILL["A"]), ("Greenhouse room (B)", ROOM_FILL["B"]),
+    ("Conductor room (C)", ROOM_FILL["C"]), ("Bonus room", ROOM_FILL["bonus"]),
+    ("Activated room", ROOM_FILL["activated"]), ("Parasite room P", ROOM_FILL["P"]), ("Vault V", ROOM_FILL["V"]))
+
+
+def room_text_colour(fill: str) -> str:
+    """Black on pale fills, white on dark ones (contrast at least 4.5:1, tested)."""
+    return "FFFFFF" if fill in DARK_FILLS else "000000"
 
 
 def room_kind(label: str) -> str:
@@ -111,6 +148,16 @@ def room_kind(label: str) -> str:
     if label in (PARASITE_ROOM, VAULT):
         return label
     return "component"
+
+
+def room_fill(label: str, activated: bool) -> str:
+    """The fill of a room: its kind's colour, dark grey once activated for good (P and V never are)."""
+    kind = room_kind(label)
+    if kind in (PARASITE_ROOM, VAULT):
+        return ROOM_FILL[kind]
+    if activated:
+        return ROOM_FILL["activated"]
+    return ROOM_FILL["bonus"] if kind == "bonus" else ROOM_FILL[label[-1]]
 
 
 def room_title(label: str) -> str:
@@ -141,19 +188,451 @@ def total_value(components: Sequence[str]) -> int:
     return sum(number(c) for c in components)
 
 
-def contention_winner(bids: Sequence[tuple[Any, int]]) -> Any:
-    """R26-R28: tied bids are nullified; the highest untied bid wins; None if none.
+def contention(bids: Sequence[tuple[Any, int]]) -> tuple[Any, str]:
+    """R26-R28: tied bids are nullified; the highest untied bid wins. Returns the winner (None
+    if nobody) and what decided it: "only bid", "highest bid", "highest untied bid" or "all tied".
 
-    >>> contention_winner([("a", 3), ("b", 3), ("c", 2), ("d", 2), ("e", 1)])
-    'e'
+    >>> contention([("a", 3), ("b", 3), ("c", 2), ("d", 2), ("e", 1)])
+    ('e', 'highest untied bid')
+    >>> contention([("a", 2), ("b", 1)])
+    ('a', 'highest bid')
     """
     counts: dict[int, int] = {}
     for _, amount in bids:
         counts[amount] = counts.get(amount, 0) + 1
     untied = [(amount, who) for who, amount in bids if counts[amount] == 1]
     if not untied:
-        return None
-    return max(untied, key=lambda t: t[0])[1]
+        return None, "all tied"
+    amount, who = max(untied, key=lambda t: t[0])
+    if len(bids) == 1:
+        return who, "only bid"
+    return who, "highest bid" if amount == max(counts) else "highest untied bid"
+
+
+def contention_winner(bids: Sequence[tuple[Any, int]]) -> Any:
+    """R26-R28: tied bids are nullified; the highest untied bid wins; None if none.
+
+    >>> contention_winner([("a", 3), ("b", 3), ("c", 2), ("d", 2), ("e", 1)])
+    'e'
+    """
+    return contention(bids)[0]
+
+
+# ------------------------------------------------------------- round results as data
+# Every report and picture is drawn from these (render, picture below). Audiences follow the
+# rulings' information model (section c): public, the players concerned, or the host alone.
+
+@fact
+@dataclass(frozen=True)
+class ShipBoard(Fact):
+    """The ship after the round (public): the layout (A1), every room activated so far (R41) and
+    every wall (R67, as shared edges "3C|4B")."""
+    grid: tuple[tuple[str, ...], ...]
+    activated: tuple[str, ...]
+    walls: tuple[str, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class RoomActivated(Fact):
+    """A room activated this round (R41): public, without who or with how much."""
+    room: str
+
+
+@fact
+@dataclass(frozen=True)
+class WallPlaced(Fact):
+    """A Summoner wall placed this round (R67): public, not who placed it."""
+    room: str
+    side: str          # N, E, S or W of `room`
+    neighbour: str     # the room on the other side
+
+
+@fact
+@dataclass(frozen=True)
+class DisablesAnnounced(Fact):
+    """Rooms disabled this round, public only with the host option announce_disables (A15)."""
+    rooms: tuple[str, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class RoundClosed(Fact):
+    """The round is over: the Main Match continues with `next_round`, or ends (None)."""
+    round: int
+    next_round: int | None
+
+
+@fact
+@dataclass(frozen=True)
+class StartCell(Fact):
+    """Where a crewmate starts (pregame): its player's, public with reveal_start_positions (A34)."""
+    player: str
+    crewmate: str
+    room: str
+
+
+@fact
+@dataclass(frozen=True)
+class StartCellAssigned(Fact):
+    """A start cell the player did not give validly, drawn or fixed by the host option (A33)."""
+    player: str
+    crewmate: str
+    room: str
+    drawn: bool        # True: drawn at random (seeded); False: the host's fixed cell
+
+
+@fact
+@dataclass(frozen=True)
+class SubmissionProblem(Fact):
+    """Something wrong in a player's submission and the default applied (section e)."""
+    player: str
+    problem: Problem
+
+
+@fact
+@dataclass(frozen=True)
+class NoSubmission(Fact):
+    """The player submitted nothing: crewmates stay put and do nothing (A33)."""
+    player: str
+
+
+@fact
+@dataclass(frozen=True)
+class CapRaise(Fact):
+    """Energy cap raises bought (or refused, E27) at the start of the round (R17, A11)."""
+    player: str
+    raises: int
+    cost: int
+    crewmates: tuple[str, ...]
+    caps: tuple[int, ...]      # each crewmate's cap after it (unchanged when refused)
+    accepted: bool
+    reason: str = ""           # "over_cap" or "garnets" when refused
+    balance: int | None = None # the garnets held, when refused for lack of them
+
+
+@fact
+@dataclass(frozen=True)
+class Move(Fact):
+    """A crewmate's move ("move") or Take Back Toe step ("toe"), made or refused and why."""
+    player: str
+    crewmate: str
+    step: str                  # "move" or "toe"
+    start: str
+    to: str
+    path: tuple[str, ...]      # rooms stepped through, `to` included
+    cost: int
+    refused: str = ""          # why it was refused ("" = made)
+
+
+@fact
+@dataclass(frozen=True)
+class EnergyLost(Fact):
+    """Energy over the cap that is lost (A10): the Yellow Banana eaten near the cap."""
+    player: str
+    crewmate: str
+    source: str                # "banana"
+    amount: int
+    cap: int
+
+
+@fact
+@dataclass(frozen=True)
+class Bid:
+    """One bid in an activation contest."""
+    player: str
+    crewmate: str
+    energy: int
+
+
+@fact
+@dataclass(frozen=True)
+class ActivationContest(Fact):
+    """Every activation attempt on one room this round (host only, A37): the bids, who
+    activated, and what decided it: "only bid", "highest bid", "highest untied bid" (ties
+    nullified, R27), "all tied" (nobody, R28), "Urgot Peraphernalia" (R69), "disabled"
+    (nobody, A15), "every plant" (V, A23), "one claim per player" (P, A20 off)."""
+    room: str
+    bids: tuple[Bid, ...]
+    winners: tuple[Bid, ...]
+    decided_by: str
+
+
+@fact
+@dataclass(frozen=True)
+class ActivationAttempt(Fact):
+    """A player's own attempt and whether it activated (section c 5). `reason` (why it failed)
+    is filled only with the host option reveal_failure_reasons (A37)."""
+    player: str
+    crewmate: str
+    room: str
+    energy: int
+    activated: bool
+    reason: str = ""
+
+
+@fact
+@dataclass(frozen=True)
+class RoomDisabled(Fact):
+    """A disable (R31-R34): the room blocked for rounds `round` and `round + 1`, all Energy spent."""
+    player: str
+    crewmate: str
+    room: str
+    energy: int
+    until_round: int
+
+
+@fact
+@dataclass(frozen=True)
+class ComponentGained(Fact):
+    """A component claimed (R24): shared by the player's crewmates (R35)."""
+    player: str
+    crewmate: str
+    component: str
+    sequence: str
+    number: int
+
+
+@fact
+@dataclass(frozen=True)
+class BonusGained(Fact):
+    """A bonus won by the crewmate (R23); it works from the next round (A12)."""
+    player: str
+    crewmate: str
+    bonus: str
+
+
+@fact
+@dataclass(frozen=True)
+class ParasiteClaimed(Fact):
+    """A parasite claimed at P by this crewmate (R52, R56)."""
+    player: str
+    crewmate: str
+
+
+@fact
+@dataclass(frozen=True)
+class Plant(Fact):
+    """A parasite planted at V (R55) with its verdict: "correct" (the unique top plant of the
+    round a Sequence is activated: it wins, R58), "outbid", "tied" (R59, A24), "wrong_target"
+    (plant_requires_target, A22) or "no_sequence" (no Sequence activated that round, R62).
+    `improper` (A25) is what the EC rules use; with tied_plants_are_improper off a tie is not.
+    Private to the planter in its round; every plant is public at the end of the Main Match."""
+    player: str
+    crewmate: str
+    round: int
+    energy: int
+    sequence: str | None       # the Sequence named (plant_requires_target), else None
+    verdict: str
+    improper: bool
+
+
+@fact
+@dataclass(frozen=True)
+class ItemUsed(Fact):
+    """A bonus used: "Y" banana, "U" Urgot (detail: the room), "W" Wiwaxia, "S" Summoner (detail:
+    the wall), "X" XComm (detail: the other player)."""
+    player: str
+    crewmate: str
+    item: str
+    uses_left: int | None
+    detail: str = ""
+
+
+@fact
+@dataclass(frozen=True)
+class ItemNotUsed(Fact):
+    """An end-of-round use that did not happen: the bonus was bid for this round and not won
+    (same_round_bonus_use, A12)."""
+    player: str
+    crewmate: str
+    item: str
+    reason: str
+
+
+@fact
+@dataclass(frozen=True)
+class CrewRef:
+    player: str
+    crewmate: str
+
+
+@fact
+@dataclass(frozen=True)
+class WiwaxiaDrain(Fact):
+    """Who a Wiwaxia drained (host only: the amounts are never told, A16)."""
+    player: str
+    crewmate: str
+    room: str
+    drained: tuple[CrewRef, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class XCommOpened(Fact):
+    """The XCommunications Device: the two players may talk this round (A19); told to both."""
+    player: str
+    crewmate: str
+    partner: str
+
+
+@fact
+@dataclass(frozen=True)
+class EnergyAccount(Fact):
+    """A crewmate's Energy through the round: start, each spending, `end` (the end of the round,
+    before income) and the start of the next round (R39; None once the Main Match is over)."""
+    player: str
+    crewmate: str
+    room: str                  # where it ends the round
+    start: int
+    banana: int                # gained from the Yellow Banana (after the cap)
+    move: int
+    toe: int
+    bid: int
+    disable: int
+    drained: int               # lost to a Wiwaxia
+    gained: int                # drained into it (wiwaxia_transfers)
+    end: int
+    income: int                # 3, + 1 with Rosé, capped
+    next_start: int | None
+    cap: int
+
+
+@fact
+@dataclass(frozen=True)
+class HeldItem:
+    bonus: str
+    uses_left: int | None
+
+
+@fact
+@dataclass(frozen=True)
+class Occupant:
+    """A crewmate in a room at the end of the round, with what it carries (R40)."""
+    player: str
+    crewmate: str
+    items: tuple[HeldItem, ...]
+    parasite: bool
+
+
+@fact
+@dataclass(frozen=True)
+class RoomOccupants(Fact):
+    """Every crewmate in a room at the end of the round (R37, R40), told to the players present."""
+    room: str
+    occupants: tuple[Occupant, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class ActivatorsSeen(Fact):
+    """Who activated a room this round (R38, A36), told to the players with a crewmate in it.
+    `crewmates` is filled only with reveal_activator_crewmate."""
+    room: str
+    players: tuple[str, ...]
+    crewmates: tuple[str, ...] = ()
+
+
+@fact
+@dataclass(frozen=True)
+class GarnetsEarned(Fact):
+    """End of the Main Match: "components" (1 per 3 held, R64) or "zurich" (4, R73)."""
+    player: str
+    garnets: int
+    reason: str
+    components: int = 0
+
+
+@fact
+@dataclass(frozen=True)
+class SequenceStanding:
+    player: str
+    pieces: int
+    value: int
+
+
+@fact
+@dataclass(frozen=True)
+class SequenceCompleted(Fact):
+    """A Sequence whose 13 components are all claimed (R44), with every player's pieces and
+    Sequence Value in it (R45, R46): public."""
+    sequence: str
+    name: str
+    round: int
+    standings: tuple[SequenceStanding, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class MultiSequenceStanding(Fact):
+    """Several Sequences activated at once (R47, R48): a player's best single Sequence Value, in
+    which Sequence(s), and the sum over the activated Sequences: public."""
+    player: str
+    best_value: int
+    best_sequences: tuple[str, ...]
+    total: int
+
+
+@fact
+@dataclass(frozen=True)
+class TotalStanding:
+    player: str
+    value: int
+    components: int
+
+
+@fact
+@dataclass(frozen=True)
+class RoundLimitReached(Fact):
+    """The last round ended with no Sequence complete (R50, A31): each total Sequence Value."""
+    round: int
+    standings: tuple[TotalStanding, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class FinalInventory(Fact):
+    """A player's whole inventory at the end (host only unless endgame_full_reveal)."""
+    player: str
+    components: tuple[str, ...]
+    crewmates: tuple[Occupant, ...]
+    rooms: tuple[str, ...]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _held_text(items: Sequence[HeldItem], parasite: bool) -> str:
+    parts = []
+    for it in sorted(items, key=lambda x: BONUSES.index(x.bonus)):
+        b = Bonus[it.bonus]
+        t = b.title
+        if b.uses is not None:
+            t += " (used up)" if it.uses_left == 0 else f" ({_plural(it.uses_left or 0, 'use')} left)"
+        parts.append(t)
+    if parasite:
+        parts.append("a Parasite")
+    return ", ".join(parts) if parts else "no bonus and no parasite"
+
+
+def _held(crew: Mapping[str, Any]) -> tuple[HeldItem, ...]:
+    return tuple(HeldItem(it["item"], it["uses"]) for it in sorted(crew["items"], key=lambda x: BONUSES.index(x["item"])))
+
+
+def _items_text(crew: Mapping[str, Any]) -> str:
+    return _held_text(_held(crew), crew["parasite"])
+
+
+def _crew_id(player: str, crew: Mapping[str, Any]) -> str:
+    return f"{player}.{crew['name']}"
+
+
+PLANT_WORDS = {"correct": "correct, with the most Energy: wins",
+               "outbid": "outbid by a higher plant",
+               "tied": "tied at the top: the planting fails",
+               "wrong_target": "the Sequence named was not activated",
+               "no_sequence": "no Sequence was activated that round"}
 
 
 # --------------------------------------------------------------------- spec
@@ -196,8 +675,6 @@ SPEC = GameSpec(
                ("fallback", "runner_up", "literal"), "A28"),
         Option("multi_seq_use_piece_count", False, "With several Sequences activated at once, compare the "
                "most pieces held in one of them before the Sequence Values.", ruling="A30"),
-        Option("gt_ranking", "", "Gamewide Tiebreak: the players best first, comma-separated (blank: ties "
-               "are left to the host).", ruling="A29"),
         Option("pregame_fallback", "random", "Start cell of a crewmate without a valid one: random (seeded) "
                "or one fixed cell.", ("random",) + START_CELLS, "A33"),
         Option("reveal_start_positions", False, "Publish the start cells after the pregame.", ruling="A34"),
@@ -338,25 +815,11 @@ def _use(crew: dict, letter: str) -> None:
             return
 
 
-def _items_text(crew: Mapping[str, Any]) -> str:
-    parts = []
-    for it in sorted(crew["items"], key=lambda x: BONUSES.index(x["item"])):
-        b = Bonus[it["item"]]
-        t = b.title
-        if b.uses is not None:
-            t += " (used up)" if it["uses"] == 0 else f" ({it['uses']} use{'s' if it['uses'] != 1 else ''} left)"
-        parts.append(t)
-    if crew["parasite"]:
-        parts.append("a Parasite")
-    return ", ".join(parts) if parts else "no bonus and no parasite"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _crew_id(player: str, crew: Mapping[str, Any]) -> str:
-    return f"{player}.{crew['name']}"
+def _uses_left(crew: Mapping[str, Any], letter: str) -> int | None:
+    for it in crew["items"]:
+        if it["item"] == letter:
+            return it["uses"]
+    return None
 
 
 def item_uses(players: Sequence[str], player: str) -> tuple[str, ...]:
@@ -364,9 +827,38 @@ def item_uses(players: Sequence[str], player: str) -> tuple[str, ...]:
     return (BANANA_USE, WIWAXIA_USE) + WALL_USES + tuple(f"XComm with {p}" for p in players if p != player)
 
 
+def _and(names: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bo", "Ann, Bo and Cy". """
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+_SEPARATORS = re.compile(r"\s*(?:,|;|/|&|\+|\band\b|\s)\s*", re.IGNORECASE)
+
+
+def _several(text: str, choices: Sequence[str]) -> list[str]:
+    """The items of a cell that names two or more of `choices` ("3C, 4B", "2 and 3"); [] otherwise."""
+    parts = [x for x in _SEPARATORS.split(text) if x]
+    if len(parts) < 2:
+        return []
+    hits = [match_choice(x, choices) for x in parts]
+    return [h for h in hits if h] if all(hits) else []
+
+
 # --------------------------------------------------------------------- planning (validation, A9 steps 1-6)
 
 _Prob = tuple  # (field, value, allowed, reason, default)
+
+
+def _not_here(name: str, room: str, pos: str, plan: Mapping[str, Any]) -> str:
+    """Why `room` is not where the crewmate ends (E11), in the player's terms."""
+    refused = plan.get("move_refused")
+    if refused and refused[0] == room:
+        return f"the move to {room} was refused, so {name} stays in {pos}"
+    toe = plan.get("toe_refused")
+    if toe and len(toe) > 2 and toe[2] == room:
+        return f"the Take Back Toe step to {room} was refused, so {name} ends in {pos}"
+    return f"{name} ends its movement in {pos}, not {room}"
 
 
 def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]], caps: Sequence[int],
@@ -384,14 +876,19 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
         it = intents[i] if i < len(intents) else {}
         name = crew["name"]
         e, pos, cap = crew["energy"], crew["pos"], caps[i]
-        plan: dict[str, Any] = {"start": pos, "energy_start": e, "banana": False, "move": None, "toe": None,
-                                "bid": None, "disable": False, "disable_room": None, "wiwaxia": False,
-                                "wall": None, "xcomm": None, "plant": None}
-        # banana (A9 step 3, R72, E10)
+        plan: dict[str, Any] = {"start": pos, "energy_start": e, "cap": cap, "banana": False, "banana_gain": 0,
+                                "banana_lost": 0, "move": None, "move_path": [], "move_refused": it.get("refused_move"),
+                                "toe": None, "toe_from": None, "toe_refused": it.get("refused_toe"), "room": None,
+                                "bid": None, "plant": None, "disable": None, "disable_energy": 0, "wiwaxia": False,
+                                "wall": None, "xcomm": None}
+        # banana (A9 step 3, R72, E10); the excess over the cap is lost (A10)
         if it.get("banana"):
             if _usable(crew, "Y", r):
                 plan["banana"] = True
-                e = e + 3 if opts["banana_can_exceed_cap"] else min(cap, e + 3)
+                full = e + BANANA_ENERGY
+                now = full if opts["banana_can_exceed_cap"] else min(cap, full)
+                plan["banana_gain"], plan["banana_lost"] = now - e, full - now
+                e = now
             else:
                 probs.append((f"{name} item", BANANA_USE, "items this crewmate carries",
                               f"{name} carries no uneaten Yellow Banana (won before this round)", "not eaten"))
@@ -399,94 +896,100 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
         dst = it.get("move_to")
         if dst and dst != pos:
             path = board.line(pos, dst)
+            refusal = None
             if path is None:
-                probs.append((f"{name} move_to", dst, f"a room in the same row or column as {pos}",
-                              f"{dst} is not in the same row or column as {pos}", f"{name} stays in {pos}"))
+                refusal = (f"a room in the same row or column as {pos}",
+                           f"{dst} is not in the same row or column as {pos}")
             elif path_crosses_wall(board, pos, path, walls):
-                probs.append((f"{name} move_to", dst, "a room reached without crossing a wall",
-                              f"the way from {pos} to {dst} crosses a wall", f"{name} stays in {pos}"))
+                refusal = ("a room reached without crossing a wall", f"the way from {pos} to {dst} crosses a wall")
             elif len(path) > e:
-                probs.append((f"{name} move_to", dst, f"a room at most {e} tiles away (1 Energy a tile)",
-                              f"the move costs {len(path)} Energy and {name} has {e}", f"{name} stays in {pos}"))
+                refusal = (f"a room at most {e} tiles away (1 Energy a tile)",
+                           f"the move costs {len(path)} Energy and {name} has {e}")
+            if refusal:
+                probs.append((f"{name} move_to", dst, refusal[0], refusal[1], f"{name} stays in {pos}"))
+                plan["move_refused"] = [dst, refusal[1]]
             else:
-                plan["move"] = dst
+                plan["move"], plan["move_path"] = dst, list(path)
                 e -= len(path)
                 pos = dst
         # Take Back Toe (R68, A18; E07-E09)
         side = it.get("toe")
         if side:
             nxt = board.neighbour(pos, side)
+            refusal = None
             if not _usable(crew, "T", r):
-                probs.append((f"{name} toe_step", side, "blank (only a Take Back Toe carrier steps)",
-                              f"{name} does not carry the Take Back Toe", "no extra step"))
+                refusal = ("blank (only a Take Back Toe carrier steps)", f"{name} does not carry the Take Back Toe")
             elif opts["toe_requires_real_move"] and plan["move"] is None:
-                probs.append((f"{name} toe_step", side, "a step after a normal move",
-                              "the Toe step needs a normal move first (host option)", "no extra step"))
+                refusal = ("a step after a normal move", "the Toe step needs a normal move first (host option)")
             elif nxt is None or edge(pos, nxt) in walls:
-                probs.append((f"{name} toe_step", side, "a direction that stays on the ship without a wall",
-                              f"{SIDE_WORDS[side]} of {pos} is {'a wall' if nxt else 'the hull'}", "no extra step"))
+                refusal = ("a direction that stays on the ship without a wall",
+                           f"{SIDE_WORDS[side]} of {pos} is {'a wall' if nxt else 'the hull'}")
             elif e < 1:
-                probs.append((f"{name} toe_step", side, "a step with 1 Energy left",
-                              f"{name} has no Energy left for the step", "no extra step"))
+                refusal = ("a step with 1 Energy left", f"{name} has no Energy left for the step")
+            if refusal:
+                probs.append((f"{name} toe_step", side, refusal[0], refusal[1], "no extra step"))
+                plan["toe_refused"] = [side, refusal[1], nxt or ""]
             else:
-                plan["toe"] = side
+                plan["toe"], plan["toe_from"] = side, pos
                 e -= 1
                 pos = nxt
         plan["final"] = pos
         plan["energy_after_moves"] = e
-        # activation xor disable (A7, E19)
-        bid = it.get("energy")
-        dis = it.get("disable") or False
-        target = pos if dis is True else dis  # a room label under remote_disable (A6)
-        if dis and not opts["remote_disable"] and target != pos:
-            probs.append((f"{name} disable", target, f"yes (the room {name} ends in, {pos})",
-                          "a crewmate disables the room it is in (A6)", "no disable"))
-            dis = False
+        # activation xor disable (A6, A7; E11-E19): each names its room
+        room, bid, dis = it.get("room"), it.get("energy"), it.get("disable")
         if bid is not None and dis and not opts["remote_disable"]:
-            probs.append((f"{name} disable", "yes", "either an activation or a disable",
+            probs.append((f"{name} disable_room", dis, "either an activation or a disable",
                           "a crewmate cannot activate and disable in one round", "no disable; the activation stands"))
-            dis = False
-        if bid is not None:
-            kind = room_kind(pos)
-            need = VAULT_MIN if pos == VAULT else 1
-            bad = None
+            dis = None
+        if room is not None and bid is not None:
+            need = VAULT_MIN if room == VAULT else 1
             span = f"a whole number from {need} to {e}" if e >= need else f"blank ({name} has {e} Energy left)"
-            if bid < need:
-                bad = (span, f"at least {need} Energy is needed to activate {pos}")
+            bad = None
+            if room != pos:  # E11
+                bad = ("activate_room", room, f"the room {name} ends in ({pos})", _not_here(name, room, pos, plan),
+                       "no activation; no Energy spent")
+            elif bid < need:
+                bad = ("energy", str(bid), span, f"at least {need} Energy is needed to activate {pos}",
+                       f"no activation of {pos}")
             elif bid > e:
-                bad = (span, f"{name} has {e} Energy in {pos} after moving")
-            elif kind in ("component", "bonus") and pos in activated:
-                bad = ("blank", f"{pos} was already activated and cannot be activated again (R25)")
+                bad = ("energy", str(bid), span, f"{name} has {e} Energy in {pos} after moving",
+                       f"no activation of {pos}")
+            elif room_kind(pos) in ("component", "bonus") and pos in activated:
+                bad = ("activate_room", pos, "a room not activated yet",
+                       f"{pos} was already activated and cannot be activated again", f"no activation of {pos}")
             elif pos == PARASITE_ROOM and state["claimed"][player]:
-                bad = ("blank", "you have already claimed your parasite (R56)")
+                bad = ("activate_room", pos, "a room other than P",
+                       "you have already claimed your parasite (once per game)", f"no activation of {pos}")
             elif pos == VAULT and (not crew["parasite"] or state["vault_used"][player]):
-                bad = ("blank", f"{name} carries no parasite" if not crew["parasite"]
-                       else "you have already activated the Vault (R57)")
+                bad = ("activate_room", pos, "a room other than V",
+                       f"{name} carries no parasite" if not crew["parasite"]
+                       else "you have already activated the Vault (once per game)", f"no activation of {pos}")
             elif pos == VAULT and opts["plant_requires_target"] and not it.get("plant"):
-                bad = ("Frontier, Greenhouse or Conductor in plant_sequence", "a plant must name its Sequence")
+                bad = ("plant_sequence", "", "Frontier, Greenhouse or Conductor", "a plant must name its Sequence",
+                       f"no activation of {pos}")
             if bad:
-                probs.append((f"{name} energy", str(bid), bad[0], bad[1], f"no activation of {pos}"))
+                probs.append((f"{name} {bad[0]}",) + bad[1:])
             else:
-                plan["bid"] = bid
+                plan["room"], plan["bid"] = pos, bid
                 plan["plant"] = it.get("plant") if pos == VAULT else None
                 e -= bid
         plan["energy_after_bid"] = e
         if dis:
             bad = None
-            if state["disable_used"][player]:
-                bad = "you have already used your once-per-game disable (R31)"
-            elif target in (PARASITE_ROOM, VAULT):
-                bad = "the Parasite Room and the Vault cannot be disabled (R34)"
-            elif target in activated:
-                bad = f"{target} is already activated"
+            if not opts["remote_disable"] and dis != pos:  # E11
+                bad = (f"the room {name} ends in ({pos})", _not_here(name, dis, pos, plan))
+            elif state["disable_used"][player]:
+                bad = ("blank", "you have already used your once-per-game disable")
+            elif dis in (PARASITE_ROOM, VAULT):
+                bad = ("a room other than P and V", "the Parasite Room and the Vault cannot be disabled")
+            elif dis in activated:
+                bad = ("a room not activated yet", f"{dis} is already activated")
             elif e < 1:
-                bad = "disabling needs at least 1 Energy (R33)"
+                bad = ("blank", "disabling needs at least 1 Energy")
             if bad:
-                probs.append((f"{name} disable", "yes" if dis is True else target,
-                              "no (or once per game, a room you may disable)", bad, "no disable"))
+                probs.append((f"{name} disable_room", dis, bad[0], bad[1], "no disable"))
             else:
-                plan["disable"] = True
-                plan["disable_room"] = target
+                plan["disable"], plan["disable_energy"] = dis, e
                 e = 0
         plan["energy_left"] = e
         # end-of-round and out-of-band items (E25, E26, E28)
@@ -527,10 +1030,10 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
     if len(plans) == 2 and plans[0]["disable"] and plans[1]["disable"]:
         for i, plan in enumerate(plans):
             name = state["crew"][player][i]["name"]
-            probs.append((f"{name} disable", "yes", "a disable by one crewmate only",
-                          "a player disables once per game (R31); both crewmates asked", "no disable"))
-            plan["disable"] = False
-            plan["disable_room"] = None
+            probs.append((f"{name} disable_room", plan["disable"], "a disable by one crewmate only",
+                          "a player disables once per game and both crewmates asked", "no disable"))
+            plan["disable"] = None
+            plan["disable_energy"] = 0
             plan["energy_left"] = plan["energy_after_bid"]
     return plans, probs
 
@@ -544,12 +1047,10 @@ def _winnable(state: State, crew: Mapping[str, Any], letter: str, pos: str, plan
 
 
 def _intent_from_plan(plan: Mapping[str, Any]) -> dict:
-    dis: Any = False
-    if plan["disable"]:
-        dis = True if plan["disable_room"] == plan["final"] else plan["disable_room"]
-    return {"banana": plan["banana"], "move_to": plan["move"], "toe": plan["toe"], "energy": plan["bid"],
-            "disable": dis, "wiwaxia": plan["wiwaxia"], "wall": plan["wall"],
-            "xcomm": plan["xcomm"], "plant": plan["plant"]}
+    return {"banana": plan["banana"], "move_to": plan["move"], "toe": plan["toe"], "room": plan["room"],
+            "energy": plan["bid"], "disable": plan["disable"], "wiwaxia": plan["wiwaxia"], "wall": plan["wall"],
+            "xcomm": plan["xcomm"], "plant": plan["plant"], "refused_move": plan["move_refused"],
+            "refused_toe": plan["toe_refused"]}
 
 
 def _caps(state: State, player: str) -> list[int]:
@@ -558,154 +1059,190 @@ def _caps(state: State, player: str) -> list[int]:
 
 # --------------------------------------------------------------------- end of the MM (section d)
 
-def gt_order(text: str, players: Sequence[str]) -> dict[str, int]:
-    """The host's Gamewide Tiebreak ranking (A29), best first; unknown names are ignored."""
-    out: dict[str, int] = {}
-    for name in [clean(x) for x in str(text or "").split(",")]:
-        hit = match_choice(name, players)
-        if hit and hit not in out:
-            out[hit] = len(out)
+def plant_verdicts(plants: Sequence[Mapping[str, Any]], seqs: Sequence[str],
+                   opts: Mapping[str, Any]) -> list[tuple[str, bool]]:
+    """The verdict and improper flag of each plant of one round (R53, R58, R59, R62; A22, A24, A25).
+
+    >>> plant_verdicts([{"player": "a", "energy": 4, "seq": None}, {"player": "b", "energy": 3, "seq": None}],
+    ...                ["C"], DEFAULTS)
+    [('correct', False), ('outbid', True)]
+    >>> plant_verdicts([{"player": "a", "energy": 4, "seq": None}], [], DEFAULTS)
+    [('no_sequence', True)]
+    """
+    if not seqs:
+        return [("no_sequence", True)] * len(plants)
+    on_target = [not opts["plant_requires_target"] or pl.get("seq") in seqs for pl in plants]
+    energies = [pl["energy"] for pl, ok in zip(plants, on_target) if ok]
+    top = max(energies) if energies else None
+    at_top = energies.count(top) if energies else 0
+    out = []
+    for pl, ok in zip(plants, on_target):
+        if not ok:
+            verdict = "wrong_target"
+        elif pl["energy"] == top:
+            verdict = "correct" if at_top == 1 else "tied"
+        else:
+            verdict = "outbid"
+        improper = verdict != "correct" and not (verdict == "tied" and not opts["tied_plants_are_improper"])
+        out.append((verdict, improper))
     return out
 
 
-def _top(players: Sequence[str], key, gt: Mapping[str, int], best: bool = True) -> tuple[list[str], bool]:
-    """The players with the best (or worst) key; broken by GT if it ranks them all.
-    Returns (group, decided_by_gt)."""
+def _normal_ranking(comps: Mapping[str, Sequence[str]], seqs: Sequence[str], opts: Mapping[str, Any]):
+    """The normal winner's key (higher is better) and its description (R45-R48, R50, A30)."""
+    if not seqs:
+        return (lambda p: (total_value(comps[p]),)), "the highest total Sequence Value after the last round"
+    if len(seqs) == 1:
+        s = seqs[0]
+        return ((lambda p: (pieces(comps[p], s), sequence_value(comps[p], s))),
+                f"most {SEQUENCES[s]} pieces, then {SEQUENCES[s]} Sequence Value")
+
+    def key(p):
+        vals = [sequence_value(comps[p], s) for s in seqs]
+        if opts["multi_seq_use_piece_count"]:
+            return (max(pieces(comps[p], s) for s in seqs), max(vals), sum(vals))
+        return (max(vals), sum(vals))
+    basis = "the highest single Sequence Value, then the sum over the activated Sequences"
+    if opts["multi_seq_use_piece_count"]:
+        basis = "most pieces in one activated Sequence, then " + basis
+    return key, basis
+
+
+def _ec_metric(comps: Mapping[str, Sequence[str]], seqs: Sequence[str], opts: Mapping[str, Any]):
+    """The EC metric, lower goes (R51, R61, A27, A31), and its description."""
+    if not seqs:
+        return (lambda p: total_value(comps[p])), "total Sequence Value"
+    if len(seqs) == 1 or opts["multi_seq_ec_metric"] == "sum":
+        name = ("Sequence Value in the activated Sequence" if len(seqs) == 1
+                else "sum of Sequence Values over the activated Sequences")
+        return (lambda p: sum(sequence_value(comps[p], s) for s in seqs)), name
+    return (lambda p: max(sequence_value(comps[p], s) for s in seqs)), "best Sequence Value among the activated Sequences"
+
+
+def _group(players: Sequence[str], key, best: bool) -> list[str]:
+    """The players with the best (or worst) key, in the given order."""
     if not players:
-        return [], False
+        return []
     keys = {p: key(p) for p in players}
     target = max(keys.values()) if best else min(keys.values())
-    group = sorted(p for p in players if keys[p] == target)
-    if len(group) > 1 and all(p in gt for p in group):
-        pick = min(group, key=lambda p: gt[p]) if best else max(group, key=lambda p: gt[p])
-        return [pick], True
-    return group, False
+    return [p for p in players if keys[p] == target]
+
+
+def gt_pick(group: Sequence[str], ranking: Sequence[str] | None, best: bool) -> str | None:
+    """The Gamewide Tiebreak's pick in `group` from the host's ranking (best first): the first
+    for a win, the last for the Elimination Candidate; None if the ranking does not rank them all.
+
+    >>> gt_pick(["Bo", "Ann"], ["Ann", "Bo"], best=True), gt_pick(["Bo", "Ann"], ["Ann", "Bo"], best=False)
+    ('Ann', 'Bo')
+    """
+    if not ranking:
+        return None
+    order = [p for p in ranking if p in group]
+    if sorted(order) != sorted(group):
+        return None
+    return order[0] if best else order[-1]
+
+
+def _elimination(players: Sequence[str], pw: str | None, nw: str, improper: Sequence[str], metric, mname: str,
+                 nw_key, opts: Mapping[str, Any], decisions: Mapping[str, Any]) -> tuple[str | None, str, Any]:
+    """The EC once the normal winner `nw` is known (section d step 5): (EC or None, the rule
+    that chose them, a DecisionRequest when the Gamewide Tiebreak must settle a tie)."""
+    winner = pw or nw
+    if pw and pw != nw:  # R60
+        return nw, "the player who would have won without the Parasite", None
+    if pw and pw == nw:  # A28
+        mode = opts["planter_was_winner_ec"]
+        if mode == "literal":
+            return pw, "the planter, who would have won anyway", None
+        if mode == "runner_up":
+            group = _group([p for p in players if p != pw], nw_key, best=True)
+            if len(group) == 1:
+                return group[0], "the runner-up", None
+            pick = gt_pick(group, decisions.get(GT_RUNNER_UP), best=True)
+            if pick:
+                return pick, "the runner-up, by the Gamewide Tiebreak", None
+            return None, "", DecisionRequest(
+                GT_RUNNER_UP, f"Gamewide Tiebreak: {_and(group)} are tied for runner-up. Rank them, best first: "
+                "the first goes to the Elimination Candidate.", DecisionKind.RANKING, tuple(group),
+                default="no Elimination Candidate yet")
+    excluded = set() if opts["winner_can_be_ec"] else {winner}
+    candidates = [p for p in improper if p not in excluded]
+    if candidates:  # R61, R63, A25
+        rule = f"the improper planter with the lowest {mname}"
+    else:  # R51, A26
+        candidates = [p for p in players if p not in excluded]
+        rule = f"the lowest {mname}" + (" among the other players" if excluded else "")
+    group = _group(candidates, metric, best=False)
+    if len(group) == 1:
+        return group[0], rule, None
+    pick = gt_pick(group, decisions.get(GT_EC), best=False)
+    if pick:
+        return pick, rule + ", then the Gamewide Tiebreak", None
+    return None, "", DecisionRequest(
+        GT_EC, f"Gamewide Tiebreak: {_and(group)} are tied for the Elimination Candidate ({rule}). Rank them, best "
+        "first: the last goes to the Elimination Candidate.", DecisionKind.RANKING, tuple(group),
+        default="no Elimination Candidate yet")
 
 
 def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Sequence[str],
-           final_plants: Sequence[Mapping[str, Any]], earlier_plants: Sequence[Mapping[str, Any]],
-           opts: Mapping[str, Any]) -> dict:
-    """Winner, Token of Life and EC (section d). `seqs`: letters of the Sequences activated
-    in the final round (empty: the round limit). `final_plants`: plants of that round;
-    `earlier_plants`: plants of earlier rounds (all improper, R62)."""
-    gt = gt_order(opts.get("gt_ranking", ""), players)
-    reasons: list[str] = []
-    pending: list[str] = []
+           plants: Sequence[Mapping[str, Any]], opts: Mapping[str, Any],
+           decisions: Mapping[str, Any] | None = None) -> dict:
+    """Winner, Token of Life and EC (section d). `seqs`: letters of the Sequences activated in the
+    final round (empty: the round limit). `plants`: every plant of the match with its verdict
+    (plant_verdicts). `decisions`: the Gamewide Tiebreak rankings entered so far (R49, A29);
+    a tie they do not settle leaves the result pending and asks for one in "requests"."""
+    decisions = decisions or {}
     players = sorted(players)
-    if not seqs:
-        def nw_key(p):
-            return (total_value(comps[p]),)
-        basis = "highest total Sequence Value after the last round (R50)"
-    elif len(seqs) == 1:
-        s = seqs[0]
-
-        def nw_key(p):
-            return (pieces(comps[p], s), sequence_value(comps[p], s))
-        basis = f"most {SEQUENCES[s]} pieces, then {SEQUENCES[s]} Sequence Value (R45, R46)"
-    else:
-        def nw_key(p):
-            vals = [sequence_value(comps[p], s) for s in seqs]
-            if opts["multi_seq_use_piece_count"]:
-                return (max(pieces(comps[p], s) for s in seqs), max(vals), sum(vals))
-            return (max(vals), sum(vals))
-        basis = "highest single Sequence Value, then the sum over the activated Sequences (R47, R48)"
-        if opts["multi_seq_use_piece_count"]:
-            basis = "most pieces in one activated Sequence (host option A30), then " + basis
-    nw_group, nw_gt = _top(players, nw_key, gt)
-    nw = nw_group[0] if len(nw_group) == 1 else None
-    if nw and nw_gt:
-        reasons.append(f"Normal winner {nw} by the Gamewide Tiebreak (R49)")
-    # Parasite winner (R53, R58, R59; A22, A24)
-    correct = [pl for pl in final_plants if seqs and (not opts["plant_requires_target"] or pl.get("seq") in seqs)]
-    pw = None
-    tied_planters: list[str] = []
-    if correct:
-        top = max(pl["energy"] for pl in correct)
-        at_top = sorted(pl["player"] for pl in correct if pl["energy"] == top)
-        if len(at_top) == 1:
-            pw = at_top[0]
+    reasons: list[str] = []
+    requests: list[DecisionRequest] = []
+    nw_key, basis = _normal_ranking(comps, seqs, opts)
+    nw_group = _group(players, nw_key, best=True)
+    nw = nw_group[0] if len(nw_group) == 1 else gt_pick(nw_group, decisions.get(GT_WINNER), best=True)
+    pw_plant = next((pl for pl in plants if pl.get("verdict") == "correct"), None)
+    pw = pw_plant["player"] if pw_plant else None
+    if len(nw_group) > 1:
+        tied = _and(nw_group)
+        if pw:
+            requests.append(DecisionRequest(
+                GT_WINNER, f"Gamewide Tiebreak: {tied} are tied for who would have won without the Parasite "
+                f"({basis}). Rank them, best first: the first would have won and goes to the Elimination Candidate.",
+                DecisionKind.RANKING, tuple(nw_group), default="no Elimination Candidate yet"))
         else:
-            tied_planters = at_top
-            reasons.append(f"Tied plants at {top} Energy by {', '.join(at_top)}: the planting fails (R59)")
+            requests.append(DecisionRequest(
+                GT_WINNER, f"Gamewide Tiebreak: {tied} are tied for the win ({basis}). Rank them, best first: the "
+                "first wins the Main Match and its Token of Life.", DecisionKind.RANKING, tuple(nw_group),
+                default=f"no winner yet: {tied} are listed as tied and no Token of Life is given"))
+    tied_plants = [pl for pl in plants if pl.get("verdict") == "tied"]
+    if tied_plants:
+        reasons.append(f"Plants tied at {tied_plants[0]['energy']} Energy by "
+                       f"{_and(sorted(pl['player'] for pl in tied_plants))}: the planting fails.")
     if pw:
-        winners = [pw]
-        method = "parasite"
-        reasons.append(f"{pw} planted the Parasite with the most Energy ({top}) in the round the Sequence "
-                       "was activated and wins (R53, R58)")
+        winner, method = pw, "parasite"
+        reasons.append(f"{pw} planted the Parasite with the most Energy ({pw_plant['energy']}) in the round the "
+                       "Sequence was activated and wins the Main Match.")
     else:
-        winners = nw_group
-        method = "normal"
-        if nw:
-            reasons.append(f"{nw} wins by {basis}")
+        winner, method = nw, "normal"
+        if nw and len(nw_group) > 1:
+            reasons.append(f"{_and(nw_group)} are tied on {basis}; the Gamewide Tiebreak puts {nw} first: {nw} wins.")
+        elif nw:
+            reasons.append(f"{nw} wins by {basis}.")
         else:
-            pending.append(f"Gamewide Tiebreak among {', '.join(nw_group)} decides the winner ({basis} tied); "
-                           "set gt_ranking")
-    # improper planters (A25)
-    improper = {pl["player"] for pl in earlier_plants}
-    for pl in final_plants:
-        if pl["player"] == pw:
-            continue
-        if pl["player"] in tied_planters and not opts["tied_plants_are_improper"]:
-            continue
-        improper.add(pl["player"])
-    # EC metric (A27, A31)
-    if not seqs:
-        def metric(p):
-            return total_value(comps[p])
-        mname = "total Sequence Value"
-    elif len(seqs) == 1 or opts["multi_seq_ec_metric"] == "sum":
-        def metric(p):
-            return sum(sequence_value(comps[p], s) for s in seqs)
-        mname = "Sequence Value in the activated Sequence" if len(seqs) == 1 else \
-            "sum of Sequence Values over the activated Sequences"
-    else:
-        def metric(p):
-            return max(sequence_value(comps[p], s) for s in seqs)
-        mname = "best Sequence Value among the activated Sequences"
-    excluded = set() if opts["winner_can_be_ec"] else set(winners)
-    ec: str | None = None
-    ec_rule = ""
-    ec_pending = ""
-
-    def lowest(cands, rule):
-        group, by_gt = _top(sorted(cands), metric, gt, best=False)
-        if len(group) == 1:
-            return group[0], rule + (" (Gamewide Tiebreak)" if by_gt else ""), ""
-        return None, rule, f"Gamewide Tiebreak among {', '.join(group)} decides the EC (lowest {mname} tied)"
-
-    done = False
-    if pw and pw != nw:
-        if nw:
-            ec, ec_rule = nw, "the player who would have won without the Parasite (R60)"
-        else:
-            ec_pending = (f"Gamewide Tiebreak among {', '.join(nw_group)} decides who would have won without "
-                          "the Parasite: that player is the EC (R60)")
-        done = True
-    elif pw and pw == nw:
-        mode = opts["planter_was_winner_ec"]
-        if mode == "literal":
-            ec, ec_rule, done = pw, "the would-be winner is the planter (R60, literal)", True
-        elif mode == "runner_up":
-            rest = [p for p in players if p != pw]
-            ec, ec_rule, ec_pending = None, "", ""
-            group, by_gt = _top(rest, nw_key, gt)
-            if len(group) == 1:
-                ec, ec_rule = group[0], "runner-up by the normal ranking (A28 runner_up)"
-            else:
-                ec_pending = f"Gamewide Tiebreak among {', '.join(group)} decides the runner-up EC"
-            done = True
-    if not done:
-        imp = sorted(p for p in improper if p not in excluded)
-        if imp:
-            ec, ec_rule, ec_pending = lowest(imp, f"improper planter with the lowest {mname} (R61, R63)")
-        else:
-            rest = [p for p in players if p not in excluded]
-            ec, ec_rule, ec_pending = lowest(rest, f"lowest {mname} (R51)")
+            reasons.append(f"{_and(nw_group)} are tied on {basis}: the Gamewide Tiebreak decides the winner.")
+    winners = [winner] if winner else list(nw_group)
+    improper = sorted({pl["player"] for pl in plants if pl.get("improper")})
+    metric, mname = _ec_metric(comps, seqs, opts)
+    if nw is not None:
+        ec, ec_rule, req = _elimination(players, pw, nw, improper, metric, mname, nw_key, opts, decisions)
+        if req is not None:
+            requests.append(req)
+    else:  # the EC may not depend on who wins the tie: settle it if every outcome agrees
+        found = {_elimination(players, pw, cand, improper, metric, mname, nw_key, opts, decisions)[:2]
+                 for cand in nw_group}
+        ec, ec_rule = next(iter(found)) if len(found) == 1 else (None, "")
+        if ec is None:
+            reasons.append("The Elimination Candidate is known once the Gamewide Tiebreak settles the tie above.")
     if ec:
-        reasons.append(f"Elimination Candidate: {ec}, {ec_rule}")
-    if ec_pending:
-        pending.append(ec_pending)
-    # numbers behind the result
+        reasons.append(f"Elimination Candidate: {ec}, {ec_rule}.")
     numbers: dict[str, str] = {}
     for p in players:
         if seqs:
@@ -715,11 +1252,11 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
                 numbers[p] += f"; sum {sum(sequence_value(comps[p], s) for s in seqs)}"
         else:
             numbers[p] = f"total Sequence Value {total_value(comps[p])} ({len(comps[p])} components)"
+    gt = {p: i for i, p in enumerate(decisions.get(GT_WINNER) or [])}
     order = sorted(players, key=lambda p: (p not in winners, tuple(-x for x in nw_key(p)), gt.get(p, 99), p))
-    return {"winners": winners, "method": method, "normal_winner": nw, "normal_group": nw_group,
-            "ec": ec, "ec_rule": ec_rule, "reasons": reasons, "pending": pending, "numbers": numbers,
-            "order": order, "improper": sorted(improper), "tied_planters": tied_planters,
-            "sequences": list(seqs)}
+    return {"winners": winners, "winner": winner, "method": method, "normal_winner": nw, "normal_group": nw_group,
+            "ec": ec, "ec_rule": ec_rule, "reasons": reasons, "requests": requests, "numbers": numbers,
+            "order": order, "improper": improper, "sequences": list(seqs)}
 
 
 # --------------------------------------------------------------------- the game
@@ -748,7 +1285,7 @@ class Skeld(GameRules):
             "components": {p: [] for p in players}, "activated": [], "history": [],
             "walls": [], "disabled": {}, "disable_used": {p: False for p in players},
             "claimed": {p: False for p in players}, "vault_used": {p: False for p in players},
-            "plants": [], "balances": {p: 0 for p in players}, "result": None,
+            "plants": [], "balances": {p: 0 for p in players}, "end": None,
         }
 
     # ---- forms ---------------------------------------------------------------
@@ -758,21 +1295,30 @@ class Skeld(GameRules):
             name = Field("name", "Crewmate name", FieldKind.TEXT, required=False,
                          help="any name (blank keeps Crewmate 1 / Crewmate 2)")
             start = Field("start", "Start cell", FieldKind.CHOICE, START_CELLS,
-                          help="crewmates start only in these cells (R10)")
+                          help="crewmates start only in these cells")
             return Form(0, "Pregame", (Section("crew", "Your two crewmates", (name, start), rows=2,
                                                row_labels=("Crewmate 1", "Crewmate 2"),
                                                help="Name each crewmate and pick its start cell."),),
-                        help=("No room is activated in the pregame (R11).",
-                              "A missing start cell is drawn at random (A33)."))
+                        help=("No room is activated in the pregame.",
+                              "A missing start cell is drawn at random."))
         board = Board.of(state)
         opts = state["options"]
         r = state["round"]
+        activated = set(state["activated"])
         moves: list[str] = []
+        ends: list[str] = []     # every room a crewmate can end its movement in
         for c in crew:
-            for room in [c["pos"]] + board.same_line(c["pos"]):
-                if room not in moves:
-                    moves.append(room)
-        moves.sort(key=lambda x: board.pos(x))
+            line = [c["pos"]] + board.same_line(c["pos"])
+            moves += [x for x in line if x not in moves]
+            ends += [x for x in line if x not in ends]
+            if _usable(c, "T", r):
+                for x in line:
+                    ends += [n for d in DIRECTIONS if (n := board.neighbour(x, d)) and n not in ends]
+        moves.sort(key=board.pos)
+        ends.sort(key=board.pos)
+        can_activate = tuple(x for x in ends if room_kind(x) in ("P", "V") or x not in activated)
+        disable_any = tuple(x for x in sorted(ROOMS, key=board.pos) if room_kind(x) not in ("P", "V")
+                            and x not in activated)
         uses = ["none"]
         for c in crew:
             if _usable(c, "Y", r) and BANANA_USE not in uses:
@@ -783,23 +1329,24 @@ class Skeld(GameRules):
                 uses += [w for w in WALL_USES if w not in uses]
             if _usable(c, "X", r):
                 uses += [f"XComm with {p}" for p in state["players"] if p != player and f"XComm with {p}" not in uses]
-        top = max(_caps(state, player)) + (3 if opts["banana_can_exceed_cap"] else 0)
+        top = max(_caps(state, player)) + (BANANA_ENERGY if opts["banana_can_exceed_cap"] else 0)
         fields = [
             Field("move_to", "Move to", FieldKind.CHOICE, tuple(moves), required=False,
                   help="a room in the same row or column; 1 Energy per tile; blank = stay"),
             Field("toe_step", "Take Back Toe step", FieldKind.CHOICE, tuple(DIRECTIONS), required=False,
                   help="N/E/S/W after moving, 1 Energy (Take Back Toe carriers only)"),
-            Field("energy", "Activate here with Energy", FieldKind.INTEGER, minimum=1, maximum=top,
-                  required=False, help="activates the room you end in; spent even if it fails; 3+ at V"),
-            (Field("disable", "Disable a room", FieldKind.CHOICE,
-                   tuple(x for x in sorted(ROOMS, key=board.pos) if x not in (PARASITE_ROOM, VAULT)
-                         and x not in state["activated"]), required=False,
+            Field("activate_room", "Activate room", FieldKind.CHOICE, can_activate, required=False,
+                  help="the room this crewmate ends its movement in; any other room is not activated"),
+            Field("energy", "with Energy", FieldKind.INTEGER, minimum=1, maximum=top, required=False,
+                  help="spent even if the activation fails; at least 3 at V"),
+            (Field("disable_room", "Disable room", FieldKind.CHOICE, disable_any, required=False,
                    help="any room, once per game; uses all Energy left after the activation; not P or V")
              if opts["remote_disable"] else
-             Field("disable", "Disable this room", FieldKind.YESNO, ("yes", "no"), required=False,
-                   help="once per game; uses all the crewmate's Energy; not P or V")),
+             Field("disable_room", "Disable room", FieldKind.CHOICE,
+                   tuple(x for x in can_activate if room_kind(x) not in ("P", "V")), required=False,
+                   help="once per game: the room this crewmate ends in; uses all its Energy; not P or V")),
             Field("item", "Use item", FieldKind.CHOICE, tuple(uses), required=False,
-                  help="a bonus this crewmate carries"),
+                  help="a bonus this crewmate carries; Energy over the cap from the Yellow Banana is lost"),
             Field("item_2", "Use another item", FieldKind.CHOICE, tuple(uses), required=False,
                   help="a second bonus use this round"),
         ]
@@ -813,18 +1360,20 @@ class Skeld(GameRules):
                 "cap_upgrades", "Energy cap raises (3 garnets each)", FieldKind.INTEGER, minimum=0, maximum=left,
                 required=False, help="raises this crewmate's cap by 1 each, up to 9"),), rows=2,
                 row_labels=tuple(f"{c['name']} (cap {c['cap']})" for c in crew),
-                help="Raises one crewmate's cap (R17, A11 crewmate scope).")
+                help="Raises one crewmate's cap.")
         else:
             left = 2 - crew[0]["raises"]
             garn = Section("garnets", "Garnet purchases", (Field(
                 "cap_upgrades", "Energy cap raises (3 garnets each)", FieldKind.INTEGER, minimum=0, maximum=left,
                 required=False, help=f"cap now {crew[0]['cap']}; at most {left} more (cap 9 max)"),),
-                help="Raises the cap of both crewmates (R17, A11).")
+                help="Raises the cap of both crewmates.")
         return Form(r, f"Round {r}", (
             Section("crew", "Your crewmates", tuple(fields), rows=2, row_labels=labels,
                     help="Order: item (banana) > move > Toe step > activate or disable > drains and walls."),
             garn,
         ), help=(f"Round {r} of {opts['max_rounds']}.",
+                 "Name the room you activate (or disable): the room the crewmate ends its movement in. If the "
+                 "crewmate ends elsewhere (a refused move), nothing is activated and no Energy is spent.",
                  "Energy over what is left after moving, or a move through a wall, is refused."))
 
     # ---- parsing -------------------------------------------------------------
@@ -844,8 +1393,8 @@ class Skeld(GameRules):
         for i, c in enumerate(crew):
             row = rows[i] if i < len(rows) and rows[i] else {}
             name = c["name"]
-            it: dict[str, Any] = {"banana": False, "move_to": None, "toe": None, "energy": None,
-                                  "disable": False, "wiwaxia": False, "wall": None, "xcomm": None, "plant": None}
+            it: dict[str, Any] = {"banana": False, "move_to": None, "toe": None, "room": None, "energy": None,
+                                  "disable": None, "wiwaxia": False, "wall": None, "xcomm": None, "plant": None}
             text = clean(row.get("move_to", ""))
             if text:
                 hit = match_choice(text, ROOMS)
@@ -862,29 +1411,57 @@ class Skeld(GameRules):
                     syn(f"{name} toe_step", text, "N, E, S or W", "not a direction", "no extra step")
                 else:
                     it["toe"] = hit
-            text = clean(row.get("energy", ""))
-            if text:
-                n = None if is_formula(text) else parse_int(text)
-                if n is None:
-                    syn(f"{name} energy", text, "a whole number of Energy", "not a whole number",
-                        "no activation")
-                else:
-                    it["energy"] = n
-            text = clean(row.get("disable", ""))
-            if text:
-                yn = None if is_formula(text) else yes_no(text)
+            # activation: a room and an Energy ("Activate Room 3C with 2 Energy", R42), one per crewmate (R30)
+            room_text, energy_text = clean(row.get("activate_room", "")), clean(row.get("energy", ""))
+            room = energy = None
+            several = False
+            if room_text:
+                if is_formula(room_text):
+                    syn(f"{name} activate_room", room_text, "a room of the ship", "a formula", "no activation")
+                elif (room := match_choice(room_text, ROOMS)) is None:
+                    if _several(room_text, ROOMS):
+                        several = True
+                        problems.append(Problem(ProblemKind.ILLEGAL, player, f"{name} activate_room", room_text,
+                                                f"one room: the room {name} ends in",
+                                                "a crewmate activates at most one room a round", "no activation"))
+                    else:
+                        syn(f"{name} activate_room", room_text, "a room of the ship", "not a room of the ship",
+                            "no activation")
+            if energy_text:
+                energy = None if is_formula(energy_text) else parse_int(energy_text)
+                if not is_formula(energy_text) and _several(energy_text, [str(n) for n in range(0, 100)]):
+                    energy = None
+                    if not several:
+                        problems.append(Problem(ProblemKind.ILLEGAL, player, f"{name} energy", energy_text,
+                                                "one whole number of Energy",
+                                                "a crewmate activates at most one room a round", "no activation"))
+                    several = True
+                elif energy is None:
+                    syn(f"{name} energy", energy_text, "a whole number of Energy",
+                        "a formula" if is_formula(energy_text) else "not a whole number", "no activation")
+            if several:
+                pass   # every activation of this crewmate is dropped (E18)
+            elif room is not None and energy is not None:
+                it["room"], it["energy"] = room, energy
+            elif room is not None and not energy_text:
+                problems.append(Problem(ProblemKind.MISSING, player, f"{name} energy", "",
+                                        "a whole number of Energy (at least 1, 3 at V)",
+                                        f"activating {room} needs its Energy", "no activation"))
+            elif energy is not None and not room_text:
+                problems.append(Problem(ProblemKind.MISSING, player, f"{name} activate_room", "",
+                                        f"the room {name} ends in",
+                                        "an activation names its room", "no activation; no Energy spent"))
+            text = clean(row.get("disable_room", ""))
+            if text and text.casefold() not in ("no", "none", "-"):
                 room = None if is_formula(text) else match_choice(text, ROOMS)
-                if yn is not None:
-                    it["disable"] = yn
-                elif room is not None and opts["remote_disable"]:
+                if room is not None:
                     it["disable"] = room
-                elif room is not None:
-                    problems.append(Problem(ProblemKind.ILLEGAL, player, f"{name} disable", text,
-                                            "yes or no (the room the crewmate ends in)",
-                                            "a crewmate disables the room it is in (A6)", "no disable"))
+                elif not is_formula(text) and yes_no(text):
+                    problems.append(Problem(ProblemKind.ILLEGAL, player, f"{name} disable_room", text,
+                                            "the room to disable", "a disable names its room", "no disable"))
                 else:
-                    syn(f"{name} disable", text, "yes, no" + (" or a room" if opts["remote_disable"] else ""),
-                        "not yes, no or a room", "no disable")
+                    syn(f"{name} disable_room", text, "a room of the ship",
+                        "a formula" if is_formula(text) else "not a room of the ship", "no disable")
             for key in ("item", "item_2"):
                 text = clean(row.get(key, ""))
                 if not text or text.casefold() == "none":
@@ -917,7 +1494,7 @@ class Skeld(GameRules):
                 if text:
                     hit = None if is_formula(text) else match_choice(text, list(SEQUENCES.values()))
                     if hit is None:
-                        hit_letter = match_choice(text, list(SEQUENCES))
+                        hit_letter = None if is_formula(text) else match_choice(text, list(SEQUENCES))
                         hit = SEQUENCES[hit_letter] if hit_letter else None
                     if hit is None:
                         syn(f"{name} plant_sequence", text, "Frontier, Greenhouse or Conductor",
@@ -958,7 +1535,7 @@ class Skeld(GameRules):
         out = []
         names_seen: list[str] = []
         fallback = state["options"]["pregame_fallback"]
-        dflt = "a random allowed cell (A33)" if fallback == "random" else f"{fallback} (A33)"
+        dflt = "a random allowed cell" if fallback == "random" else fallback  # A33
         for i in range(2):
             row = rows[i] if i < len(rows) and rows[i] else {}
             item: dict[str, Any] = {"name": None, "start": None}
@@ -987,7 +1564,7 @@ class Skeld(GameRules):
                     on_board = not is_formula(cell) and match_choice(cell, ROOMS) is not None
                     problems.append(Problem(ProblemKind.ILLEGAL if on_board else ProblemKind.SYNTAX, player, label,
                                             cell, ", ".join(START_CELLS),
-                                            "crewmates start only in 1A-C, 2A-C, 3A or 5A (R10)" if on_board
+                                            "crewmates start only in 1A-C, 2A-C, 3A or 5A" if on_board
                                             else "not a room label", dflt))
                 else:
                     item["start"] = hit
@@ -1011,44 +1588,72 @@ class Skeld(GameRules):
     def _resolve_pregame(self, st: State, rin: RoundInput, rng: Rng) -> RoundResult:
         opts = st["options"]
         log: list[str] = []
-        notes: dict[str, list[str]] = {p: [] for p in st["players"]}
+        facts: list[Fact] = []
         for p in st["players"]:
+            mine = (p,)
             sub = rin.submissions.get(p)
             vals = sub.values if sub is not None else self.default_submission(st, p, rng)
             if sub is None:
-                notes[p].append("No pregame submission: start cells were assigned (A33).")
+                facts.append(NoSubmission(p, audience=mine))
             else:
-                notes[p] += [pr.message for pr in sub.problems]
+                facts += [SubmissionProblem(p, pr, audience=mine) for pr in sub.problems]
             for i, c in enumerate(st["crew"][p]):
                 item = vals["crew"][i] if i < len(vals["crew"]) else {}
                 if item.get("name"):
                     c["name"] = item["name"]
                 cell = item.get("start")
                 if not cell:
-                    if opts["pregame_fallback"] == "random":
-                        cell = rng.choice(START_CELLS)
-                        log.append(f"pregame: {p}.{c['name']} had no valid start cell; drew {cell} at random")
-                    else:
-                        cell = opts["pregame_fallback"]
-                        log.append(f"pregame: {p}.{c['name']} had no valid start cell; placed in {cell}")
-                    notes[p].append(f"{c['name']} starts in {cell} (assigned).")
+                    drawn = opts["pregame_fallback"] == "random"
+                    cell = rng.choice(START_CELLS) if drawn else opts["pregame_fallback"]
+                    log.append(f"pregame: {p}.{c['name']} had no valid start cell; "
+                               + (f"drew {cell} at random (A33)" if drawn else f"placed in {cell} (A33)"))
+                    facts.append(StartCellAssigned(p, c["name"], cell, drawn, audience=mine))
                 c["pos"] = cell
             if st["crew"][p][0]["name"] == st["crew"][p][1]["name"]:
                 st["crew"][p][1]["name"] = st["crew"][p][1]["name"] + " 2"
-        if opts["income_before_round_1"]:
-            for p in st["players"]:
-                for c in st["crew"][p]:
+        for p in st["players"]:
+            for c in st["crew"][p]:
+                facts.append(StartCell(p, c["name"], c["pos"],
+                                       audience=PUBLIC if opts["reveal_start_positions"] else (p,)))
+        for p in st["players"]:
+            for c in st["crew"][p]:
+                start = c["energy"]
+                if opts["income_before_round_1"]:  # A8
                     c["energy"] = min(c["cap"], c["energy"] + INCOME)
+                facts.append(EnergyAccount(p, c["name"], c["pos"], start, 0, 0, 0, 0, 0, 0, 0, start,
+                                           c["energy"] - start, c["energy"], c["cap"], audience=(p,)))
         st["balances"] = dict(rin.balances)
         st["round"] = 1
-        public_lines = ["The pregame is over; round 1 is open. No room was activated (R11)."]
-        if opts["reveal_start_positions"]:
-            for p in st["players"]:
-                public_lines.append(f"{p}: " + ", ".join(f"{c['name']} in {c['pos']}" for c in st["crew"][p]))
-        public = Report("Skeld pregame", (Block("Pregame results", tuple(public_lines)),))
-        private = {p: self._private_report(st, p, "Pregame", set(), {}, notes[p], [], ended=False)
-                   for p in st["players"]}
-        return RoundResult(st, public, private, (), tuple(log))
+        facts += self._room_facts(st, {})
+        facts.append(self._ship(st))
+        facts.append(RoundClosed(0, 1))
+        return RoundResult(st, ledger=(), host_log=tuple(log), facts=tuple(facts))
+
+    def _ship(self, st: State) -> ShipBoard:
+        return ShipBoard(tuple(tuple(r) for r in st["board"]), tuple(sorted(st["activated"], key=ROOMS.index)),
+                         tuple(st["walls"]))
+
+    def _room_facts(self, st: State, activators: Mapping[str, list]) -> list[Fact]:
+        """R37, R40 (every crewmate's end room, with what it carries) and R38 (who activated the
+        rooms), each told to the players with a crewmate in that room."""
+        opts = st["options"]
+        rooms: dict[str, list[tuple[str, int]]] = {}
+        for p in st["players"]:
+            for i, c in enumerate(st["crew"][p]):
+                rooms.setdefault(c["pos"], []).append((p, i))
+        out: list[Fact] = []
+        for room in sorted(rooms, key=ROOMS.index):
+            here = rooms[room]
+            present = tuple(dict.fromkeys(p for p, _ in here))
+            out.append(RoomOccupants(room, tuple(Occupant(p, st["crew"][p][i]["name"], _held(st["crew"][p][i]),
+                                                          st["crew"][p][i]["parasite"]) for p, i in here),
+                                     audience=present))
+            if activators.get(room):
+                who = tuple(dict.fromkeys(p for p, _ in activators[room]))
+                crew = (tuple(_crew_id(p, st["crew"][p][i]) for p, i in activators[room])
+                        if opts["reveal_activator_crewmate"] else ())
+                out.append(ActivatorsSeen(room, who, crew, audience=present))
+        return out
 
     def _resolve_round(self, st: State, rin: RoundInput) -> RoundResult:
         opts = st["options"]
@@ -1056,53 +1661,75 @@ class Skeld(GameRules):
         players = st["players"]
         board = Board.of(st)
         log: list[str] = []
-        notes: dict[str, list[str]] = {p: [] for p in players}
-        echo: dict[str, list[str]] = {p: [] for p in players}
+        facts: list[Fact] = []
         ledger: list[LedgerEntry] = []
-        public_extra: list[str] = []
         balances = dict(rin.balances)
         # 1-2: submissions, cap raises (R17, A11, E27)
         plans: dict[str, list[dict]] = {}
         for p in players:
+            mine = (p,)
             sub = rin.submissions.get(p)
             if sub is None:
                 vals = self.default_submission(st, p, Rng(0))
-                notes[p].append("No submission: your crewmates stayed put and did nothing (A33).")
-                log.append(f"round {r}: {p} did not submit; crewmates stay and do nothing")
+                facts.append(NoSubmission(p, audience=mine))
+                log.append(f"round {r}: {p} did not submit; crewmates stay and do nothing (A33)")
             else:
                 vals = sub.values
-                notes[p] += [pr.message for pr in sub.problems]
+                facts += [SubmissionProblem(p, pr, audience=mine) for pr in sub.problems]
             ups = list(vals.get("upgrades") or [0, 0])
             crew_p = st["crew"][p]
             per_crew = opts["cap_upgrade_scope"] == "crewmate"
-            cost = CAP_PRICE * (sum(ups) if per_crew else ups[0])
+            raises = sum(ups) if per_crew else ups[0]
+            cost = CAP_PRICE * raises
             if cost:
+                caps_now = tuple(c["cap"] for c in crew_p)
+                names = tuple(c["name"] for c in crew_p)
                 if any(c["raises"] + n > 2 for c, n in zip(crew_p, ups)):
-                    notes[p].append("Cap raise refused: the cap can reach 9 at most (E27).")
+                    facts.append(CapRaise(p, raises, cost, names, caps_now, False, "over_cap", audience=mine))
                 elif balances.get(p, 0) < cost:
-                    notes[p].append(f"Cap raise refused: it costs {cost} garnets and you have "
-                                    f"{balances.get(p, 0)} (E27).")
-                    log.append(f"round {r}: {p}'s cap raise refused for lack of garnets")
+                    facts.append(CapRaise(p, raises, cost, names, caps_now, False, "garnets", balances.get(p, 0),
+                                          audience=mine))
+                    log.append(f"round {r}: {p}'s cap raise refused for lack of garnets (E27)")
                 else:
                     for c, n in zip(crew_p, ups):
                         c["raises"] += n
                         c["cap"] += n
                     balances[p] -= cost
                     now = " and ".join(f"{c['name']} {c['cap']}" for c in crew_p) if per_crew else str(crew_p[0]["cap"])
-                    ledger.append(LedgerEntry(p, -cost, f"Skeld energy cap raise (now {now})", f"round {r}"))
-                    echo[p].append(f"You paid {cost} garnets: your energy cap is now {now}.")
-                    if opts["public_garnets"]:
-                        public_extra.append(f"{p} raised their energy cap (now {now}).")
-            pl, probs = plan_player(st, p, vals.get("crew", [{}, {}]), _caps(st, p), opts)
+                    ledger.append(LedgerEntry(p, -cost, f"Skeld energy cap raise (now {now})", f"round {r} (R17)"))
+                    facts.append(CapRaise(p, raises, cost, names, tuple(c["cap"] for c in crew_p), True,
+                                          audience=PUBLIC if opts["public_garnets"] else mine))
+            pl, probs = plan_player(st, p, vals.get("crew") or [{}, {}], _caps(st, p), opts)
             for field, value, allowed, reason, default in probs:
-                notes[p].append(Problem(ProblemKind.ILLEGAL, p, field, value, allowed, reason, default).message)
+                facts.append(SubmissionProblem(p, Problem(ProblemKind.ILLEGAL, p, field, value, allowed, reason,
+                                                          default), audience=mine))
                 log.append(f"round {r}: {p} {field}={value!r} dropped at resolution: {reason}")
             plans[p] = pl
         # 3-5: banana, movement, Toe (energy already computed by the plans)
         for p in players:
+            mine = (p,)
             for c, plan in zip(st["crew"][p], plans[p]):
+                name = c["name"]
                 if plan["banana"]:
                     _use(c, "Y")
+                    facts.append(ItemUsed(p, name, "Y", _uses_left(c, "Y"), audience=mine))
+                    if plan["banana_lost"]:  # A10
+                        facts.append(EnergyLost(p, name, "banana", plan["banana_lost"], plan["cap"], audience=mine))
+                        log.append(f"round {r}: {p}.{name} loses {plan['banana_lost']} banana Energy over the cap (A10)")
+                if plan["move"]:
+                    facts.append(Move(p, name, "move", plan["start"], plan["move"], tuple(plan["move_path"]),
+                                      len(plan["move_path"]), audience=mine))
+                elif plan["move_refused"]:
+                    dst, why = plan["move_refused"][:2]
+                    facts.append(Move(p, name, "move", plan["start"], dst, tuple(board.line(plan["start"], dst) or ()),
+                                      0, why, audience=mine))
+                if plan["toe"]:
+                    facts.append(Move(p, name, "toe", plan["toe_from"], plan["final"], (plan["final"],), 1,
+                                      audience=mine))
+                elif plan["toe_refused"]:
+                    side, why, nxt = (list(plan["toe_refused"]) + ["", ""])[:3]
+                    facts.append(Move(p, name, "toe", plan["move"] or plan["start"], nxt or "",
+                                      (nxt,) if nxt else (), 0, why, audience=mine))
                 c["pos"] = plan["final"]
                 c["energy"] = plan["energy_left"]
         # 6: disables (R31-R34, A15)
@@ -1110,13 +1737,14 @@ class Skeld(GameRules):
         for p in players:
             for c, plan in zip(st["crew"][p], plans[p]):
                 if plan["disable"]:
-                    room = plan["disable_room"]
+                    room = plan["disable"]
                     st["disable_used"][p] = True
                     st["disabled"][room] = max(st["disabled"].get(room, 0), r + 1)
                     disabled_now.append(room)
+                    facts.append(RoomDisabled(p, c["name"], room, plan["disable_energy"], r + 1, audience=(p,)))
                     log.append(f"round {r}: {_crew_id(p, c)} disabled {room} (rounds {r} and {r + 1})")
         if disabled_now and opts["announce_disables"]:
-            public_extra.append("Disabled this round: " + ", ".join(sorted(set(disabled_now))) + ".")
+            facts.append(DisablesAnnounced(tuple(sorted(set(disabled_now), key=ROOMS.index))))
         # 7-8: activations, room by room
         bids: dict[str, list[tuple[str, int, int]]] = {}  # room -> (player, crew index, bid)
         for p in players:
@@ -1125,56 +1753,63 @@ class Skeld(GameRules):
                     bids.setdefault(plan["final"], []).append((p, i, plan["bid"]))
                     log.append(f"round {r}: {p}.{st['crew'][p][i]['name']} bids {plan['bid']} on {plan['final']}")
         activators: dict[str, list[tuple[str, int]]] = {}
-        outcome_of: dict[tuple[str, int], str] = {}
         plants_now: list[dict] = []
-        for room in sorted(bids, key=lambda x: ROOMS.index(x)):
+        for room in sorted(bids, key=ROOMS.index):
             entries = sorted(bids[room])
+
+            def bid_of(p: str, i: int, b: int) -> Bid:
+                return Bid(p, st["crew"][p][i]["name"], b)
+            failed: dict[tuple[str, int], str] = {}
+            winners: list[tuple[str, int]] = []
             if room == VAULT:  # every valid plant happens (A23)
                 for p, i, b in entries:
-                    c = st["crew"][p][i]
-                    c["parasite"] = False
+                    st["crew"][p][i]["parasite"] = False
                     st["vault_used"][p] = True
-                    plant = {"player": p, "crew": i, "energy": b, "round": r,
-                             "seq": plans[p][i]["plant"]}
-                    plants_now.append(plant)
-                    activators.setdefault(room, []).append((p, i))
-                    outcome_of[(p, i)] = "planted"
-                continue
-            if st["disabled"].get(room, 0) >= r:  # a disabled room blocks everyone (A15)
+                    plants_now.append({"player": p, "crew": i, "energy": b, "round": r, "seq": plans[p][i]["plant"]})
+                    winners.append((p, i))
+                how = "every plant"
+            elif st["disabled"].get(room, 0) >= r:  # a disabled room blocks everyone (A15)
                 for p, i, b in entries:
-                    outcome_of[(p, i)] = "failed: the room was disabled"
+                    failed[(p, i)] = "the room was disabled"
+                    c = st["crew"][p][i]
                     if (opts["urgot_consumed_on_blocked_attempt"] and room_kind(room) == "component"
-                            and _usable(st["crew"][p][i], "U", r)):
-                        _use(st["crew"][p][i], "U")
-                log.append(f"round {r}: {room} is disabled; bids fail")
-                continue
-            winners: list[tuple[str, int]] = []
-            by_urgot = False
-            if room_kind(room) == "component":
-                urgot = [(p, i) for p, i, b in entries if _usable(st["crew"][p][i], "U", r)]
-                if urgot:  # R69, A14: beats every bid, one Urgot in the game
-                    winners, by_urgot = [urgot[0]], True
-                    _use(st["crew"][urgot[0][0]][urgot[0][1]], "U")
-                    log.append(f"round {r}: Urgot Peraphernalia wins {room} for {urgot[0][0]}")
-            if not winners:
-                if room == PARASITE_ROOM and not opts["parasite_room_contention"]:
-                    for p in sorted({e[0] for e in entries}):  # A20 off: one claim per player
+                            and _usable(c, "U", r)):
+                        _use(c, "U")
+                        facts.append(ItemUsed(p, c["name"], "U", _uses_left(c, "U"), room, audience=(p,)))
+                how = "disabled"
+                log.append(f"round {r}: {room} is disabled; bids fail (A15)")
+            else:
+                urgot = ([(p, i) for p, i, b in entries if _usable(st["crew"][p][i], "U", r)]
+                         if room_kind(room) == "component" else [])
+                if urgot:  # R69, A14: beats every bid (one Urgot in the game)
+                    winners, how = [urgot[0]], "Urgot Peraphernalia"
+                    c = st["crew"][urgot[0][0]][urgot[0][1]]
+                    _use(c, "U")
+                    facts.append(ItemUsed(urgot[0][0], c["name"], "U", _uses_left(c, "U"), room,
+                                          audience=(urgot[0][0],)))
+                    log.append(f"round {r}: Urgot Peraphernalia wins {room} for {urgot[0][0]} (R69)")
+                elif room == PARASITE_ROOM and not opts["parasite_room_contention"]:
+                    how = "one claim per player"   # A20 off: the higher of a player's two bids
+                    for p in sorted({e[0] for e in entries}):
                         w = contention_winner([(i, b) for q, i, b in entries if q == p])
                         if w is not None:
                             winners.append((p, w))
                 else:
-                    w = contention_winner([((p, i), b) for p, i, b in entries])
-                    if w is not None:
-                        winners = [w]
+                    w, how = contention([((p, i), b) for p, i, b in entries])
+                    winners = [w] if w is not None else []
+                for p, i, b in entries:
+                    if (p, i) in winners:
+                        continue
+                    failed[(p, i)] = ("the room went to Urgot Peraphernalia" if how == "Urgot Peraphernalia" else
+                                      "tied with another bid" if sum(1 for e in entries if e[2] == b) > 1 else
+                                      "outbid")
+            facts.append(ActivationContest(room, tuple(bid_of(*e) for e in entries),
+                                           tuple(bid_of(*e) for e in entries if (e[0], e[1]) in winners), how,
+                                           audience=HOST_ONLY))
             for p, i, b in entries:
-                if (p, i) in winners:
-                    outcome_of[(p, i)] = "activated"
-                elif by_urgot:
-                    outcome_of[(p, i)] = "failed: the room went to Urgot Peraphernalia"
-                elif sum(1 for e in entries if e[2] == b) > 1:
-                    outcome_of[(p, i)] = "failed: tied with another bid"
-                else:
-                    outcome_of[(p, i)] = "failed: outbid"
+                why = failed.get((p, i), "")
+                facts.append(ActivationAttempt(p, st["crew"][p][i]["name"], room, b, (p, i) in winners,
+                                               why if opts["reveal_failure_reasons"] else "", audience=(p,)))
             for p, i in winners:
                 c = st["crew"][p][i]
                 activators.setdefault(room, []).append((p, i))
@@ -1182,90 +1817,90 @@ class Skeld(GameRules):
                 if kind == "component":
                     st["components"][p].append(room)
                     st["activated"].append(room)
+                    facts.append(ComponentGained(p, c["name"], room, room[-1], number(room), audience=(p,)))
                 elif kind == "bonus":
-                    b = Bonus[room]
-                    c["items"].append({"item": room, "uses": b.uses, "got": r})
+                    c["items"].append({"item": room, "uses": Bonus[room].uses, "got": r})
                     st["activated"].append(room)
-                else:  # P
+                    facts.append(BonusGained(p, c["name"], room, audience=(p,)))
+                elif kind == PARASITE_ROOM:
                     c["parasite"] = True
                     st["claimed"][p] = True
-                log.append(f"round {r}: {p}.{c['name']} activates {room}")
-        st["plants"] += plants_now
-        activated_now = sorted(activators, key=lambda x: ROOMS.index(x))
+                    facts.append(ParasiteClaimed(p, c["name"], audience=(p,)))
+                log.append(f"round {r}: {p}.{c['name']} activates {room} ({how})")
+        activated_now = sorted(activators, key=ROOMS.index)
+        facts += [RoomActivated(room) for room in activated_now]
         st["history"].append({"round": r, "activated": activated_now})
-        # 9: Sequence completion (R44, A32)
+        # 9: Sequence completion (R44, A32); 10: the plants' verdicts (R53, R58, R59, R62)
         claimed = {c for p in players for c in st["components"][p]}
         seqs = [s for s in SEQUENCES if all(f"{n}{s}" in claimed for n in range(1, 14))]
         ended = bool(seqs) or r >= int(opts["max_rounds"])
+        for pl, (verdict, improper) in zip(plants_now, plant_verdicts(plants_now, seqs, opts)):
+            pl["verdict"], pl["improper"] = verdict, improper
+        st["plants"] += plants_now
+        if not ended:   # told to the planter; every plant is published at the end of the Main Match
+            facts += [self._plant_fact(st, pl, (pl["player"],)) for pl in plants_now]
         # 11: end of round (skipped once the MM is over, A32)
-        walls_now: list[str] = []
+        drained: dict[tuple[str, int], int] = {}
+        gained: dict[tuple[str, int], int] = {}
         if not ended:
             for p in players:  # Wiwaxia (R70, A16)
                 for i, (c, plan) in enumerate(zip(st["crew"][p], plans[p])):
                     if not plan["wiwaxia"]:
                         continue
                     if not _usable(c, "W", r + 1):  # a same-round use (A12 option) of a Wiwaxia not won
-                        notes[p].append(f"{c['name']} did not win the Wiwaxia: no drain.")
+                        facts.append(ItemNotUsed(p, c["name"], "W", "not won", audience=(p,)))
                         continue
                     _use(c, "W")
-                    gained = 0
+                    facts.append(ItemUsed(p, c["name"], "W", _uses_left(c, "W"), audience=(p,)))
+                    victims = []
                     for q in players:
                         for j, d in enumerate(st["crew"][q]):
                             if (q, j) != (p, i) and d["pos"] == c["pos"] and d["energy"] > 0:
                                 d["energy"] -= 1
-                                gained += 1
-                                log.append(f"round {r}: Wiwaxia drains 1 from {q}.{d['name']}")
+                                drained[(q, j)] = drained.get((q, j), 0) + 1
+                                victims.append(CrewRef(q, d["name"]))
+                                log.append(f"round {r}: Wiwaxia drains 1 from {q}.{d['name']} (R70)")
+                    facts.append(WiwaxiaDrain(p, c["name"], c["pos"], tuple(victims), audience=HOST_ONLY))
                     if opts["wiwaxia_transfers"]:
-                        c["energy"] = min(c["cap"], c["energy"] + gained)
-            for p in players:
+                        before = c["energy"]
+                        c["energy"] = min(c["cap"], c["energy"] + len(victims))
+                        gained[(p, i)] = c["energy"] - before
+            for p in players:  # Summoner's Meme (R67, A17)
                 for c, plan in zip(st["crew"][p], plans[p]):
                     if plan["wall"] and not _usable(c, "S", r + 1):
-                        notes[p].append(f"{c['name']} did not win the Summoner's Meme: no wall.")
+                        facts.append(ItemNotUsed(p, c["name"], "S", "not won", audience=(p,)))
                     elif plan["wall"]:
                         other = board.neighbour(c["pos"], plan["wall"])
                         key = edge(c["pos"], other)
                         if key not in st["walls"]:
                             st["walls"].append(key)
                             _use(c, "S")
-                            text = f"{SIDE_WORDS[plan['wall']]} wall of {c['pos']} (between {c['pos']} and {other})"
-                            walls_now.append(text)
+                            facts.append(ItemUsed(p, c["name"], "S", _uses_left(c, "S"),
+                                                  f"{SIDE_WORDS[plan['wall']]} wall of {c['pos']}", audience=(p,)))
+                            facts.append(WallPlaced(c["pos"], plan["wall"], other))
         # XComm (A19): told to both players privately
-        xnotes: dict[str, list[str]] = {p: [] for p in players}
         for p in players:
             for c, plan in zip(st["crew"][p], plans[p]):
                 if plan["xcomm"]:
                     _use(c, "X")
-                    xnotes[p].append(f"{c['name']} used the XCommunications Device: you may talk freely "
-                                     f"with {plan['xcomm']} this round.")
-                    xnotes[plan["xcomm"]].append(f"{p} used the XCommunications Device with you: you may talk "
-                                                 f"freely with {p} this round.")
-                    log.append(f"round {r}: XComm {p} <-> {plan['xcomm']}")
-        # failure reasons of the player's own attempts, only under the host option (A37)
-        if opts["reveal_failure_reasons"]:
-            for p in players:
-                for i, (c, plan) in enumerate(zip(st["crew"][p], plans[p])):
-                    res = outcome_of.get((p, i), "")
-                    if plan["bid"] is not None and res.startswith("failed: "):
-                        echo[p].append(f"{c['name']}'s attempt on {plan['final']} failed: "
-                                       f"{res[len('failed: '):]} (the Energy is spent, R29).")
+                    facts.append(ItemUsed(p, c["name"], "X", _uses_left(c, "X"), plan["xcomm"], audience=(p,)))
+                    facts.append(XCommOpened(p, c["name"], plan["xcomm"], audience=(p, plan["xcomm"])))
+                    log.append(f"round {r}: XComm {p} <-> {plan['xcomm']} (A19)")
+        end_energy = {(p, i): c["energy"] for p in players for i, c in enumerate(st["crew"][p])}
         # 12-13: end or income
         if ended:
             st["finished"] = True
-            final = [pl for pl in st["plants"] if pl["round"] == r]
-            earlier = [pl for pl in st["plants"] if pl["round"] < r]
-            res = decide(players, st["components"], seqs, final, earlier, opts)
-            res["round"] = r
-            st["result"] = res
+            st["end"] = {"round": r, "sequences": seqs}
             for p in players:
-                n = len(st["components"][p]) // 3
+                held = len(st["components"][p])
+                n = held // 3
                 if n:
-                    ledger.append(LedgerEntry(p, n, f"Skeld: {len(st['components'][p])} components (R64)",
-                                              "1 garnet per 3 components"))
-                    echo[p].append(f"You earn {_plural(n, 'garnet')} for {len(st['components'][p])} components (R64).")
+                    ledger.append(LedgerEntry(p, n, f"Skeld: {held} components", "1 garnet per 3 components (R64)"))
+                    facts.append(GarnetsEarned(p, n, "components", held, audience=(p,)))
                 for c in st["crew"][p]:
                     if _carries(c, "Z"):
-                        ledger.append(LedgerEntry(p, 4, "Skeld: Zurich Is Stained Vinyl Record (R73)"))
-                        echo[p].append("You earn 4 garnets for the Zurich Is Stained Vinyl Record (R73).")
+                        ledger.append(LedgerEntry(p, 4, "Skeld: Zurich Is Stained Vinyl Record", "R73"))
+                        facts.append(GarnetsEarned(p, 4, "zurich", audience=(p,)))
         else:
             for p in players:
                 for c in st["crew"][p]:
@@ -1275,100 +1910,199 @@ class Skeld(GameRules):
         for p in players:
             balances[p] = balances.get(p, 0) + sum(e.change for e in ledger if e.player == p and e.change > 0)
         st["balances"] = balances
-        # 14: reports
-        public = self._public_report(st, r, activated_now, walls_now, public_extra, seqs, ended)
-        private = {}
         for p in players:
-            private[p] = self._private_report(st, p, f"Round {r}", set(activated_now), activators,
-                                              notes[p], echo[p] + xnotes[p], ended)
-        return RoundResult(st, public, private, tuple(ledger), tuple(log))
-
-    # ---- reports -------------------------------------------------------------
-    def _public_report(self, st: State, r: int, activated_now: list[str], walls_now: list[str],
-                       extra: list[str], seqs: list[str], ended: bool) -> Report:
-        opts = st["options"]
-        lines = ["Rooms activated this round: " + (", ".join(room_title(x) for x in activated_now)
-                                                    if activated_now else "none")]
-        if walls_now:
-            lines += [f"Wall placed: {w}" for w in walls_now]
-        lines += extra
-        blocks = [Block(f"Round {r}", tuple(lines))]
+            for i, (c, plan) in enumerate(zip(st["crew"][p], plans[p])):
+                facts.append(EnergyAccount(
+                    p, c["name"], c["pos"], plan["energy_start"], plan["banana_gain"], len(plan["move_path"]),
+                    1 if plan["toe"] else 0, plan["bid"] or 0, plan["disable_energy"], drained.get((p, i), 0),
+                    gained.get((p, i), 0), end_energy[(p, i)], 0 if ended else c["energy"] - end_energy[(p, i)],
+                    None if ended else c["energy"], c["cap"], audience=(p,)))
+        facts += self._room_facts(st, activators)
         if ended:
-            res = st["result"]
-            end = [f"{' and '.join(SEQUENCES[s] + ' Sequence' for s in seqs)} activated in round {r}: the Main "
-                   "Match is over (R44)." if seqs else f"Round {r} was the last: no Sequence was completed (R50)."]
-            end += list(res["reasons"])
-            end += [f"Pending: {x}" for x in res["pending"]]
-            end += [f"{p}: {res['numbers'][p]}" for p in res["order"]]
-            if st["plants"]:
-                for pl in st["plants"]:
-                    status = ("winning plant" if res["method"] == "parasite" and pl["player"] == res["winners"][0]
-                              and pl["round"] == r else
-                              "tied plant" if pl["player"] in res["tied_planters"] and pl["round"] == r
-                              else "improper plant")
-                    end.append(f"{pl['player']} planted in round {pl['round']} with {pl['energy']} Energy: {status}.")
-            blocks.append(Block("End of the Main Match", tuple(end)))
-            if opts["endgame_full_reveal"]:
-                inv = []
-                for p in st["players"]:
-                    inv.append(f"{p}: components {', '.join(sorted(st['components'][p], key=COMPONENTS.index)) or 'none'}")
-                    for c in st["crew"][p]:
-                        inv.append(f"  {c['name']} in {c['pos']}: {_items_text(c)}")
-                blocks.append(Block("All inventories", tuple(inv)))
-        else:
-            blocks[0] = Block(f"Round {r}", tuple(lines) + (f"The Main Match continues with round {r + 1}.",))
+            facts += self._end_facts(st, r, seqs)
+        facts.append(self._ship(st))
+        facts.append(RoundClosed(r, None if ended else r + 1))
+        return RoundResult(st, ledger=tuple(ledger), host_log=tuple(log), facts=tuple(facts))
+
+    def _plant_fact(self, st: State, pl: Mapping[str, Any], audience: tuple[str, ...]) -> Plant:
+        name = st["crew"][pl["player"]][pl["crew"]]["name"]
+        return Plant(pl["player"], name, pl["round"], pl["energy"], pl.get("seq"), pl["verdict"], pl["improper"],
+                     audience=audience)
+
+    def _end_facts(self, st: State, r: int, seqs: Sequence[str]) -> list[Fact]:
+        """What the end of the Main Match reveals (section c): public, and the inventories."""
+        players, comps, opts = st["players"], st["components"], st["options"]
+        out: list[Fact] = []
+        for s in seqs:
+            out.append(SequenceCompleted(s, SEQUENCES[s], r, tuple(
+                SequenceStanding(p, pieces(comps[p], s), sequence_value(comps[p], s)) for p in players)))
+        if len(seqs) > 1:
+            for p in players:
+                vals = {s: sequence_value(comps[p], s) for s in seqs}
+                best = max(vals.values())
+                out.append(MultiSequenceStanding(p, best, tuple(s for s in seqs if vals[s] == best), sum(vals.values())))
+        if not seqs:
+            out.append(RoundLimitReached(r, tuple(TotalStanding(p, total_value(comps[p]), len(comps[p]))
+                                                  for p in players)))
+        out += [self._plant_fact(st, pl, PUBLIC) for pl in st["plants"]]
+        for p in players:
+            crew = st["crew"][p]
+            out.append(FinalInventory(p, tuple(sorted(comps[p], key=COMPONENTS.index)),
+                                      tuple(Occupant(p, c["name"], _held(c), c["parasite"]) for c in crew),
+                                      tuple(c["pos"] for c in crew),
+                                      audience=PUBLIC if opts["endgame_full_reveal"] else HOST_ONLY))
+        return out
+
+    # ---- reports, drawn from the facts ------------------------------------
+    def render(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Report:
+        """The public post (R41, R67, section c) or one player's confessional (R37-R40 and notes
+        about their own sheet), from the facts that viewer may know."""
+        if viewer is None:
+            return self._render_public(facts, ctx.round)
+        return self._render_private(facts, viewer, ctx.round)
+
+    def _render_public(self, facts: Sequence[Any], r: int) -> Report:
+        if r == 0:
+            lines = ["The pregame is over; round 1 is open. No room was activated."]
+            starts: dict[str, list[str]] = {}
+            for f in of_type(facts, StartCell):
+                starts.setdefault(f.player, []).append(f"{f.crewmate} in {f.room}")
+            lines += [f"{p}: {', '.join(where)}" for p, where in starts.items()]
+            return Report("Skeld pregame", (Block("Pregame results", tuple(lines)),))
+        rooms = [f.room for f in of_type(facts, RoomActivated)]
+        lines = ["Rooms activated this round: " + (", ".join(room_title(x) for x in rooms) if rooms else "none")]
+        lines += [f"Wall placed: {SIDE_WORDS[f.side]} wall of {f.room} (between {f.room} and {f.neighbour})"
+                  for f in of_type(facts, WallPlaced)]
+        lines += ["Disabled this round: " + ", ".join(f.rooms) + "." for f in of_type(facts, DisablesAnnounced)]
+        lines += [f"{f.player} raised their energy cap (now {_caps_text(f)})." for f in of_type(facts, CapRaise)
+                  if f.accepted]
+        closed = of_type(facts, RoundClosed)
+        if closed and closed[0].next_round is not None:
+            lines.append(f"The Main Match continues with round {closed[0].next_round}.")
+            return Report(f"Skeld round {r}", (Block(f"Round {r}", tuple(lines)),))
+        blocks = [Block(f"Round {r}", tuple(lines))]
+        seqs = of_type(facts, SequenceCompleted)
+        end = [f"{' and '.join(f.name + ' Sequence' for f in seqs)} activated in round {r}: the Main Match is over."
+               if seqs else f"Round {r} was the last: no Sequence was completed."]
+        # The numbers behind the result are the final standings (drawn from the outcome), not repeated here.
+        end += [f"{f.player} planted in round {f.round} with {f.energy} Energy: {PLANT_WORDS[f.verdict]}"
+                + (" (an improper plant)." if f.improper else ".") for f in of_type(facts, Plant)]
+        blocks.append(Block("End of the Main Match", tuple(end)))
+        inventories = of_type(facts, FinalInventory)
+        if inventories:
+            inv = []
+            for f in inventories:
+                inv.append(f"{f.player}: components {', '.join(f.components) or 'none'}")
+                inv += [f"  {o.crewmate} in {room}: {_held_text(o.items, o.parasite)}"
+                        for o, room in zip(f.crewmates, f.rooms)]
+            blocks.append(Block("All inventories", tuple(inv)))
         return Report(f"Skeld round {r}", tuple(blocks))
 
-    def _private_report(self, st: State, player: str, title: str, activated_now: set,
-                        activators: Mapping[str, list], notes: list[str], echo: list[str], ended: bool) -> Report:
-        opts = st["options"]
-        crew = st["crew"][player]
+    def _render_private(self, facts: Sequence[Any], viewer: str, r: int) -> Report:
+        pregame = r == 0
+        accounts = [f for f in of_type(facts, EnergyAccount) if f.player == viewer]
+        rooms = {f.room: f for f in of_type(facts, RoomOccupants)}
+        seen = {f.room: f for f in of_type(facts, ActivatorsSeen)}
         blocks: list[Block] = []
         # 1. co-location (R37)
-        lines1, seen_rooms, others = [], [], []
-        for i, c in enumerate(crew):
+        lines1: list[str] = []
+        mine: list[str] = []
+        others: list[tuple[Occupant, str]] = []
+        for a in accounts:
             with_ = []
-            for q in st["players"]:
-                for j, d in enumerate(st["crew"][q]):
-                    if (q, j) != (player, i) and d["pos"] == c["pos"]:
-                        with_.append(_crew_id(q, d) + (" (yours)" if q == player else ""))
-                        if q != player and (q, j) not in others:
-                            others.append((q, j))
-            lines1.append(f"{c['name']} is in {c['pos']}: " + (("with " + ", ".join(with_)) if with_ else "alone"))
-            if c["pos"] not in seen_rooms:
-                seen_rooms.append(c["pos"])
+            for o in (rooms[a.room].occupants if a.room in rooms else ()):
+                if (o.player, o.crewmate) == (viewer, a.crewmate):
+                    continue
+                with_.append(f"{o.player}.{o.crewmate}" + (" (yours)" if o.player == viewer else ""))
+                if o.player != viewer and all(x is not o for x, _ in others):
+                    others.append((o, a.room))
+            lines1.append(f"{a.crewmate} is in {a.room}: " + (("with " + ", ".join(with_)) if with_ else "alone"))
+            if a.room not in mine:
+                mine.append(a.room)
         blocks.append(Block("1. Crewmates sharing your rooms", tuple(lines1)))
         # 2. activators (R38, A36)
         lines2 = []
-        for room in seen_rooms:
-            if room in activated_now:
-                who = []
-                for q, j in activators.get(room, []):
-                    t = _crew_id(q, st["crew"][q][j]) if opts["reveal_activator_crewmate"] else q
-                    if t not in who:
-                        who.append(t)
+        for room in mine:
+            if room in seen:
+                who = seen[room].crewmates or seen[room].players
                 verb = "planted in by" if room == VAULT else "activated by"
                 lines2.append(f"{room_title(room)} was {verb} {', '.join(who)}")
-        if title == "Pregame":
-            lines2 = ["No room is activated in the pregame (R11)."]
+        if pregame:
+            lines2 = ["No room is activated in the pregame."]
         blocks.append(Block("2. Activations of rooms you are in", tuple(lines2) or
                             ("No room holding your crewmates was activated this round.",)))
-        # 3. next energy (R39)
-        if not ended:
-            nxt = st["round"]
-            blocks.append(Block(f"3. Energy at the start of round {nxt}",
-                                tuple(f"{c['name']}: {c['energy']}" for c in crew)))
+        # 3. next energy (R39), omitted once the Main Match is over
+        if accounts and accounts[0].next_start is not None:
+            blocks.append(Block(f"3. Energy at the start of round {r + 1}",
+                                tuple(f"{a.crewmate}: {a.next_start}" for a in accounts)))
         # 4. items of co-located crewmates (R40)
-        lines4 = [f"{_crew_id(q, st['crew'][q][j])} in {st['crew'][q][j]['pos']}: {_items_text(st['crew'][q][j])}"
-                  for q, j in others]
+        lines4 = [f"{o.player}.{o.crewmate} in {room}: {_held_text(o.items, o.parasite)}" for o, room in others]
         blocks.append(Block("4. Bonuses and parasites of crewmates in your rooms",
                             tuple(lines4) or ("No other player's crewmate is in your rooms.",)))
-        # Only what concerns the player's own sheet: submission problems and the defaults
-        # applied, garnet flows (A39), XComm permissions (A19). The current standing is
-        # in player_view.
-        if notes or echo:
-            blocks.append(Block("Notes for you", tuple(notes) + tuple(echo)))
-        return Report(f"{title}: private to {player}", tuple(blocks))
+        # Only what concerns the player's own sheet: problems and the defaults applied, garnet flows
+        # (A39), lost Energy (A10), XComm permissions (A19); the current standing is in player_view.
+        notes = [t for f in facts if (t := _note(f, viewer, pregame))]
+        if notes:
+            blocks.append(Block("Notes for you", tuple(notes)))
+        title = "Pregame" if pregame else f"Round {r}"
+        return Report(f"{title}: private to {viewer}", tuple(blocks))
+
+    # ---- pictures, drawn from the facts -----------------------------------
+    def picture(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Picture | None:
+        """The ship after the round: every room in its colour (grey once activated, this round's
+        activations framed in amber), the walls, and on a player's picture their own crewmates and
+        who activated the rooms they are in. Drawn only from the facts the viewer may know."""
+        ships = of_type(facts, ShipBoard)
+        if not ships:
+            return None
+        ship = ships[-1]
+        activated = set(ship.activated)
+        new = {f.room for f in of_type(facts, RoomActivated)}
+        where = {label: (i, j) for i, row in enumerate(ship.grid) for j, label in enumerate(row)}
+        title = f"Skeld, {'pregame' if ctx.round == 0 else f'round {ctx.round}'}"
+        shapes: list[Any] = [Label(GRID_X, 12, title + (f": {viewer}" if viewer else ""), size=16, bold=True)]
+        for label, (i, j) in where.items():
+            x, y = cell_xy(i, j)
+            fill = room_fill(label, label in activated)
+            shapes.append(Box(x, y, CELL_W, CELL_H, fill=fill, outline="000000"))
+            if label in new:   # activated this round: an amber frame inside the cell
+                shapes.append(Box(x + 1, y + 1, CELL_W - 2, CELL_H - 2, fill=None, outline=NEW_THIS_ROUND, width=4))
+            shapes.append(Label(x + 8, y + 7, label, colour=room_text_colour(fill), size=14, bold=True))
+        for wall in ship.walls:
+            (i1, j1), (i2, j2) = (where[x] for x in wall.split("|"))
+            if i1 == i2:   # side by side: a vertical wall between the two columns
+                x, y = cell_xy(i1, max(j1, j2))
+                shapes.append(Line(((x, y - 2), (x, y + CELL_H + 2)), colour=WALL_COLOUR, width=6))
+            else:          # one above the other: a horizontal wall
+                x, y = cell_xy(max(i1, i2), j1)
+                shapes.append(Line(((x - 2, y), (x + CELL_W + 2, y)), colour=WALL_COLOUR, width=6))
+        legend = list(FILL_LEGEND) + [("Activated this round", NEW_THIS_ROUND), ("Wall", WALL_COLOUR)]
+        if viewer is not None:
+            for f in of_type(facts, ActivatorsSeen):
+                x, y = cell_xy(*where[f.room])
+                text = "by " + ", ".join(f.crewmates or f.players)
+                shapes.append(Label(x + 8, y + 25, text[:16], size=11,
+                                    colour=room_text_colour(room_fill(f.room, f.room in activated))))
+            tags: dict[str, list[str]] = {}
+            for a in of_type(facts, EnergyAccount):
+                if a.player == viewer:
+                    tags.setdefault(a.room, []).append(a.crewmate)
+            for room, names in tags.items():
+                x, y = cell_xy(*where[room])
+                w = (CELL_W - 12) // len(names[:2])     # one tag per crewmate, side by side
+                for k, name in enumerate(names[:2]):
+                    tx = x + 6 + k * w
+                    shapes.append(Box(tx, y + CELL_H - 24, w - 4, 18, fill="FFFFFF", outline=CREW_COLOUR, width=2))
+                    shapes.append(Label(tx + 4, y + CELL_H - 21, name[:max(3, (w - 12) // 7)], colour="000000",
+                                        size=11))
+            legend.append(("Your crewmate", CREW_COLOUR))
+        top = GRID_Y + SIZE * CELL_H + 12
+        for k, (text, colour) in enumerate(legend):
+            x, y = GRID_X + (k % 3) * 224, top + (k // 3) * 22
+            shapes.append(Box(x, y, 18, 14, fill=colour, outline="000000"))
+            shapes.append(Label(x + 24, y, text, size=12))
+        height = top + ((len(legend) + 2) // 3) * 22 + 8
+        return Picture(GRID_X * 2 + SIZE * CELL_W, height, tuple(shapes), title=title)
 
     # ---- views ---------------------------------------------------------------
     def player_view(self, state: State, player: str) -> Report:
@@ -1397,8 +2131,6 @@ class Skeld(GameRules):
         board = Board.of(state)
         activated = set(state["activated"])
         walls = set(state["walls"])
-        fills = {"A": ("DDEBF7", "2F75B5"), "B": ("E2EFDA", "548235"), "C": ("FFF2CC", "BF8F00"),
-                 "bonus": ("E4DFEC", "7030A0")}
         grid = []
         for i in range(SIZE):
             row = []
@@ -1406,24 +2138,11 @@ class Skeld(GameRules):
                 label = board.grid[i][j]
                 sides = [d for d in DIRECTIONS if (n := board.neighbour(label, d)) and edge(label, n) in walls]
                 text = label + (" |" + "".join(sides) if sides else "")
-                kind = room_kind(label)
-                if kind == "component":
-                    light, dark = fills[label[-1]]
-                    fill = dark if label in activated else light
-                elif kind == "bonus":
-                    light, dark = fills["bonus"]
-                    fill = dark if label in activated else light
-                elif label == PARASITE_ROOM:
-                    fill = "FF5050"
-                else:
-                    fill = "4472C4"
-                dark = label in activated or kind in ("P", "V")
-                font = ("FFFF00" if dark else "C00000") if sides else ("FFFFFF" if dark else None)
+                fill = room_fill(label, label in activated)
+                dark = fill in DARK_FILLS
+                font = ("FFFF00" if dark else "C00000") if sides else room_text_colour(fill)
                 row.append(Cell(text, fill, bold=bool(sides) or label in activated, font=font))
             grid.append(tuple(row))
-        legend = (("Frontier (A)", "DDEBF7"), ("Greenhouse (B)", "E2EFDA"), ("Conductor (C)", "FFF2CC"),
-                  ("Bonus room", "E4DFEC"), ("activated: dark fill", "2F75B5"), ("Parasite room", "FF5050"),
-                  ("Vault", "4472C4"), ("walled side: |N/E/S/W in red (yellow on dark)", "FFFFFF"))
         claimed = set(state["activated"])
         lines = [f"{nm} Sequence: {sum(1 for n in range(1, 14) if f'{n}{s}' in claimed)}/13 components claimed"
                  for s, nm in SEQUENCES.items()]
@@ -1434,19 +2153,217 @@ class Skeld(GameRules):
         status = ("The Main Match is over." if state["finished"] else
                   "Pregame: crewmates are being placed." if state["round"] == 0 else
                   f"Round {state['round']} of {state['options']['max_rounds']} is open.")
-        return Report("Skeld: the ship", (Block("The ship", (status,), tuple(grid), legend),
+        return Report("Skeld: the ship", (Block("The ship", (status,), tuple(grid), FILL_LEGEND),
                                           Block("Progress", tuple(lines))))
 
-    def outcome(self, state: State, decisions=None) -> Outcome | None:
-        if not state["finished"] or not state.get("result"):
+    def outcome(self, state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
+        """Winner, Token of Life and EC (section d). A tie the rules leave to the Gamewide Tiebreak
+        (R49, A29) asks the host for a ranking ("gt-winner", "gt-ec", "gt-runner-up"); until it
+        is entered the tied result is pending: no Token of Life, or no EC."""
+        if not state["finished"] or not state.get("end"):
             return None
-        res = state["result"]
+        end = state["end"]
+        res = decide(state["players"], state["components"], end["sequences"], state["plants"],
+                     state["options"], decisions)
         winners = tuple(res["winners"])
         losers = tuple(p for p in res["order"] if p not in winners)
-        awards = (Award(winners[0], "Token of Life", 1, "Skeld winner (R43)" if res["method"] == "normal"
-                        else "Skeld winner by planting the Parasite (R58)"),) if len(winners) == 1 else ()
+        awards = ((Award(res["winner"], "Token of Life", 1, "Skeld winner" if res["method"] == "normal"
+                         else "Skeld winner by planting the Parasite"),) if res["winner"] else ())
         standings = tuple((p, res["numbers"][p]) for p in res["order"])
-        return Outcome(winners, losers, res["ec"], standings, tuple(res["reasons"]), awards, tuple(res["pending"]))
+        return Outcome(winners, losers, res["ec"], standings, tuple(res["reasons"]), awards,
+                       requests=tuple(res["requests"]))
+
+    # ---- starting from a position -------------------------------------------
+    def from_position(self, players, options, tables, position, rng: Rng) -> State:
+        """The Main Match opened at round `round` with a given position (keys on the docs page):
+        every crewmate's name, room, Energy, bonuses and parasite, the caps, the components, the
+        walls, disables and plants. The rooms activated so far follow from what is held.
+
+        >>> pos = {"round": 3, "crew": {p: [{"room": "1A", "energy": 7}, {"room": "4B", "energy": 6}] for p in "ABCD"},
+        ...        "components": {"A": ["3C"]}}
+        >>> from sheetbridge.templates import default_tables
+        >>> st = GAME.from_position(list("ABCD"), DEFAULTS, default_tables(GAME), pos, Rng(1))
+        >>> st["round"], st["crew"]["A"][1]["pos"], st["crew"]["A"][1]["energy"], st["activated"]
+        (3, '4B', 6, ['3C'])
+        """
+        st = self.setup(players, options, tables, rng)
+        opts = st["options"]
+        board = Board.of(st)
+        extra = sorted(set(position) - set(POSITION_KEYS))
+        if extra:
+            raise PositionError(f"unknown position key(s) {', '.join(extra)}; a Skeld position has "
+                                + ", ".join(POSITION_KEYS))
+        r = position.get("round", 1)
+        last = int(opts["max_rounds"])
+        if not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= last:
+            raise PositionError(f"round {r!r}: a position opens a round from 1 to {last}")
+        for key in ("crew", "cap", "components"):
+            table = position.get(key) or {}
+            if not isinstance(table, Mapping):
+                raise PositionError(f"{key}: give a mapping from player to value")
+            unknown = sorted(set(table) - set(players))
+            if unknown:
+                raise PositionError(f"{key}: {', '.join(map(str, unknown))} is not a player "
+                                    f"(players: {', '.join(players)})")
+        for key in ("disable_used", "parasite_claimed"):
+            unknown = sorted(set(position.get(key) or ()) - set(players))
+            if unknown:
+                raise PositionError(f"{key}: {', '.join(map(str, unknown))} is not a player "
+                                    f"(players: {', '.join(players)})")
+        crew_in = position.get("crew") or {}
+        caps_in = position.get("cap") or {}
+        carried: dict[str, str] = {}
+        for p in players:
+            entries = crew_in.get(p)
+            if not isinstance(entries, (list, tuple)) or len(entries) != 2:
+                raise PositionError(f"crew: {p} needs a list of exactly two crewmates (each with its room)")
+            names: list[str] = []
+            for i, (e, c) in enumerate(zip(entries, st["crew"][p])):
+                who = f"{p}'s crewmate {i + 1}"
+                if not isinstance(e, Mapping):
+                    raise PositionError(f"crew: {who} should be a mapping with room, energy, items, parasite")
+                bad_keys = sorted(set(e) - {"name", "room", "energy", "items", "parasite", "cap"})
+                if bad_keys:
+                    raise PositionError(f"crew: {who} has unknown key(s) {', '.join(bad_keys)}; a crewmate has "
+                                        "name, room, energy, items, parasite and cap")
+                name = clean(e.get("name", c["name"]))
+                if not name or len(name) > 30 or any(ch in name for ch in ".,\n\t|") or is_formula(name):
+                    raise PositionError(f"crew: {who} is named {name!r}; a name has 1 to 30 characters "
+                                        "without . , | or a leading =")
+                if name.casefold() in names:
+                    raise PositionError(f"crew: both of {p}'s crewmates are named {name!r}")
+                names.append(name.casefold())
+                c["name"] = name
+                who = f"{p}.{name}"
+                room = clean(e.get("room", "")).upper()
+                if room not in ROOMS:
+                    raise PositionError(f"crew: {who} is in {e.get('room')!r}, which is not a room of the ship")
+                c["pos"] = room
+                cap = e.get("cap", caps_in.get(p, BASE_CAP))
+                if not isinstance(cap, int) or isinstance(cap, bool) or not BASE_CAP <= cap <= MAX_CAP:
+                    raise PositionError(f"cap: {who} has cap {cap!r}; a cap is {BASE_CAP} to {MAX_CAP}")
+                c["cap"], c["raises"] = cap, cap - BASE_CAP
+                start = min(cap, START_ENERGY + (INCOME if opts["income_before_round_1"] else 0))
+                energy = e.get("energy", start if r == 1 else None)
+                low = min(cap, INCOME)
+                if r == 1:
+                    if energy != start:
+                        raise PositionError(f"crew: {who} has {energy!r} Energy; every crewmate starts round 1 "
+                                            f"with {start}")
+                elif not isinstance(energy, int) or isinstance(energy, bool) or not low <= energy <= cap:
+                    raise PositionError(f"crew: {who} has {energy!r} Energy; after a round a crewmate starts with "
+                                        f"{low} to its cap {cap} (income is 3 a round)")
+                c["energy"] = energy
+                c["items"] = []
+                items = e.get("items") or {}
+                if isinstance(items, (list, tuple)):
+                    items = {x: Bonus[x].uses if x in BONUSES else None for x in items}
+                if not isinstance(items, Mapping):
+                    raise PositionError(f"crew: {who}'s items should be bonus letters or a mapping letter -> uses left")
+                for letter, uses in items.items():
+                    if letter not in BONUSES:
+                        raise PositionError(f"crew: {who} carries {letter!r}, which is not a bonus "
+                                            f"({', '.join(BONUSES)})")
+                    if letter in carried:
+                        raise PositionError(f"crew: {letter} ({Bonus[letter].title}) is carried by {carried[letter]} "
+                                            f"and {who}; each bonus room is activated once")
+                    carried[letter] = who
+                    most = Bonus[letter].uses
+                    if most is None and uses is not None:
+                        raise PositionError(f"crew: {who}'s {Bonus[letter].title} has no uses to count; give null")
+                    if most is not None and (not isinstance(uses, int) or isinstance(uses, bool)
+                                             or not 0 <= uses <= most):
+                        raise PositionError(f"crew: {who}'s {Bonus[letter].title} has {uses!r} uses left; "
+                                            f"it has 0 to {most}")
+                    c["items"].append({"item": letter, "uses": uses, "got": 0})
+                parasite = e.get("parasite", False)
+                if not isinstance(parasite, bool):
+                    raise PositionError(f"crew: {who}'s parasite should be true or false")
+                c["parasite"] = parasite
+            if opts["cap_upgrade_scope"] == "player" and st["crew"][p][0]["cap"] != st["crew"][p][1]["cap"]:
+                raise PositionError(f"cap: {p}'s crewmates have caps {st['crew'][p][0]['cap']} and "
+                                    f"{st['crew'][p][1]['cap']}; a cap raise covers both crewmates (cap_upgrade_scope "
+                                    "is player)")
+        held: dict[str, str] = {}
+        for p in players:
+            comps = position.get("components", {}).get(p, [])
+            if not isinstance(comps, (list, tuple)):
+                raise PositionError(f"components: {p}'s components should be a list of rooms like 3C")
+            for lab in comps:
+                lab = clean(lab).upper()
+                if lab not in COMPONENTS:
+                    raise PositionError(f"components: {p} holds {lab!r}, which is not a component (1A..13C)")
+                if lab in held:
+                    raise PositionError(f"components: {lab} is held by {held[lab]} and {p}; each component is unique")
+                held[lab] = p
+                st["components"][p].append(lab)
+        for s, nm in SEQUENCES.items():
+            if all(f"{n}{s}" in held for n in range(1, 14)):
+                raise PositionError(f"components: all 13 {nm} components are claimed, so the Main Match would "
+                                    "already be over")
+        claimed = set(position.get("parasite_claimed") or ())
+        plants = position.get("plants") or []
+        if not isinstance(plants, (list, tuple)):
+            raise PositionError("plants: give a list of {player, round, energy}")
+        for pl in plants:
+            if (not isinstance(pl, Mapping) or pl.get("player") not in players or not isinstance(pl.get("round"), int)
+                    or not 1 <= pl["round"] < r or not isinstance(pl.get("energy"), int) or pl["energy"] < VAULT_MIN):
+                raise PositionError(f"plants: {pl!r} should be {{player, round before {r}, energy of at least "
+                                    f"{VAULT_MIN}}}")
+            p = pl["player"]
+            if st["vault_used"][p]:
+                raise PositionError(f"plants: {p} plants twice; a player activates the Vault once")
+            if any(c["parasite"] for c in st["crew"][p]):
+                raise PositionError(f"plants: {p} planted and still carries a parasite; a player claims one once")
+            st["vault_used"][p] = True
+            claimed.add(p)
+            crew = pl.get("crewmate", 1)
+            st["plants"].append({"player": p, "crew": 1 if crew in (2, st["crew"][p][1]["name"]) else 0,
+                                 "energy": pl["energy"], "round": pl["round"], "seq": None,
+                                 "verdict": "no_sequence", "improper": True})
+        for p in players:
+            if any(c["parasite"] for c in st["crew"][p]):
+                if sum(c["parasite"] for c in st["crew"][p]) > 1:
+                    raise PositionError(f"crew: both of {p}'s crewmates carry a parasite; a player claims one once")
+                claimed.add(p)
+            st["claimed"][p] = p in claimed
+        for p in position.get("disable_used") or ():
+            st["disable_used"][p] = True
+        st["activated"] = sorted(list(held) + list(carried), key=ROOMS.index)
+        for p in players:
+            acts = (len(st["components"][p]) + sum(len(c["items"]) for c in st["crew"][p])
+                    + st["claimed"][p] + st["vault_used"][p])
+            if acts > 2 * (r - 1):
+                raise PositionError(f"{p} has made {acts} activations (components, bonuses, parasite, Vault) but "
+                                    f"two crewmates make at most {2 * (r - 1)} in {r - 1} round(s)")
+        walls = position.get("walls") or []
+        for w in walls:
+            a, b = _wall_rooms(board, w)
+            key = edge(a, b)
+            if key in st["walls"]:
+                raise PositionError(f"walls: {w!r} is given twice")
+            st["walls"].append(key)
+        meme = next((it for p in players for c in st["crew"][p] for it in c["items"] if it["item"] == "S"), None)
+        used = 0 if meme is None else Bonus.S.uses - meme["uses"]
+        if len(st["walls"]) != used:
+            raise PositionError(f"walls: {len(st['walls'])} wall(s) but the Summoner's Meme (single use) has been "
+                                f"used {used} time(s); each wall is one use")
+        disabled = position.get("disabled") or {}
+        if not isinstance(disabled, Mapping):
+            raise PositionError("disabled: give a mapping from room to the last round it is blocked")
+        if len(disabled) > sum(st["disable_used"].values()):
+            raise PositionError(f"disabled: {len(disabled)} room(s) disabled but only "
+                                f"{sum(st['disable_used'].values())} player(s) in disable_used")
+        for room, until in disabled.items():
+            if room not in ROOMS or room in (PARASITE_ROOM, VAULT) or room in st["activated"]:
+                raise PositionError(f"disabled: {room!r} cannot be disabled (a room of the ship, not P, V or an "
+                                    "activated room)")
+            if until != r or r == 1:
+                raise PositionError(f"disabled: {room} blocked until round {until!r}; a disable made in round "
+                                    f"{r - 1} blocks rounds {r - 1} and {r}, so give {r}")
+            st["disabled"][room] = until
+        st["round"] = r
+        return st
 
     # ---- demo ----------------------------------------------------------------
     def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
@@ -1465,12 +2382,13 @@ class Skeld(GameRules):
         rows = []
         disable_taken = state["disable_used"][player]
         for c in state["crew"][player]:
-            row = {"move_to": "", "toe_step": "", "energy": "", "disable": "", "item": "", "item_2": ""}
+            row = {"move_to": "", "toe_step": "", "activate_room": "", "energy": "", "disable_room": "",
+                   "item": "", "item_2": ""}
             e = c["energy"]
             uses = []
             if _usable(c, "Y", r) and rng.random() < 0.5:
                 uses.append(BANANA_USE)
-                e = e + 3 if opts["banana_can_exceed_cap"] else min(c["cap"], e + 3)
+                e = e + BANANA_ENERGY if opts["banana_can_exceed_cap"] else min(c["cap"], e + BANANA_ENERGY)
             pos = c["pos"]
 
             def wanted(room):
@@ -1506,10 +2424,10 @@ class Skeld(GameRules):
                     pos = nxt
             need = VAULT_MIN if pos == VAULT else 1
             if wanted(pos) and e >= need and rng.random() < 0.9:
-                row["energy"] = str(rng.randint(need, e))
+                row["activate_room"], row["energy"] = pos, str(rng.randint(need, e))
             elif (not disable_taken and e >= 1 and pos not in (PARASITE_ROOM, VAULT) and pos not in activated
                   and rng.random() < 0.15):
-                row["disable"] = "yes"
+                row["disable_room"] = pos
                 disable_taken = True
             if _usable(c, "W", r) and rng.random() < 0.5:
                 uses.append(WIWAXIA_USE)
@@ -1528,6 +2446,77 @@ class Skeld(GameRules):
             n = "1"
         garn = [{"cap_upgrades": n}] + ([{"cap_upgrades": ""}] if opts["cap_upgrade_scope"] == "crewmate" else [])
         return {"crew": rows, "garnets": garn}
+
+
+POSITION_KEYS = ("round", "crew", "cap", "components", "walls", "disable_used", "disabled", "parasite_claimed",
+                 "plants")
+
+
+def _wall_rooms(board: Board, wall: Any) -> tuple[str, str]:
+    """A wall given as "3C E", ["3C", "E"] or "3C|4B": the two rooms it separates (A2)."""
+    text = "|".join(wall) if isinstance(wall, (list, tuple)) else str(wall)
+    parts = [clean(x).upper() for x in re.split(r"[|/ ]+", text) if clean(x)]
+    if len(parts) == 2 and parts[0] in ROOMS and parts[1] in DIRECTIONS:
+        other = board.neighbour(parts[0], parts[1])
+        if other is None:
+            raise PositionError(f"walls: {wall!r} is on the hull; a wall separates two rooms")
+        return parts[0], other
+    if len(parts) == 2 and parts[0] in ROOMS and parts[1] in ROOMS:
+        (a, b), (c, d) = board.pos(parts[0]), board.pos(parts[1])
+        if abs(a - c) + abs(b - d) == 1:
+            return parts[0], parts[1]
+        raise PositionError(f"walls: {parts[0]} and {parts[1]} are not side by side; a wall separates two "
+                            "neighbouring rooms")
+    raise PositionError(f"walls: {wall!r} should be a room and a side (\"3C E\") or two neighbouring rooms (\"3C|4B\")")
+
+
+# --------------------------------------------------------------------- drawing helpers
+
+CELL_W, CELL_H, GRID_X, GRID_Y = 96, 64, 16, 44
+
+
+def cell_xy(i: int, j: int) -> tuple[int, int]:
+    """The top-left corner of the room in row i, column j (0-based) in a picture."""
+    return GRID_X + j * CELL_W, GRID_Y + i * CELL_H
+
+
+def _caps_text(f: CapRaise) -> str:
+    if len(set(f.caps)) == 1:
+        return str(f.caps[0])
+    return " and ".join(f"{n} {c}" for n, c in zip(f.crewmates, f.caps))
+
+
+def _note(f: Any, viewer: str, pregame: bool) -> str:
+    """A line of "Notes for you": what concerns the player's own sheet (or "" for none)."""
+    if isinstance(f, NoSubmission) and f.player == viewer:
+        return ("No pregame submission: start cells were assigned." if pregame else
+                "No submission: your crewmates stayed put and did nothing.")
+    if isinstance(f, SubmissionProblem) and f.player == viewer:
+        return f.problem.message
+    if isinstance(f, StartCellAssigned) and f.player == viewer:
+        return f"{f.crewmate} starts in {f.room} (assigned)."
+    if isinstance(f, CapRaise) and f.player == viewer:
+        if f.accepted:
+            return f"You paid {f.cost} garnets: your energy cap is now {_caps_text(f)}."
+        if f.reason == "over_cap":
+            return "Cap raise refused: the cap can reach 9 at most."
+        return f"Cap raise refused: it costs {f.cost} garnets and you have {f.balance}."
+    if isinstance(f, EnergyLost) and f.player == viewer:
+        return f"{f.crewmate} ate the Yellow Banana over its Energy cap of {f.cap}: {f.amount} Energy lost."
+    if isinstance(f, ItemNotUsed) and f.player == viewer:
+        return (f"{f.crewmate} did not win the Wiwaxia: no drain." if f.item == "W" else
+                f"{f.crewmate} did not win the Summoner's Meme: no wall.")
+    if isinstance(f, ActivationAttempt) and f.player == viewer and f.reason:
+        return f"{f.crewmate}'s attempt on {f.room} failed: {f.reason} (the Energy is spent)."
+    if isinstance(f, XCommOpened) and f.player == viewer:
+        return f"{f.crewmate} used the XCommunications Device: you may talk freely with {f.partner} this round."
+    if isinstance(f, XCommOpened) and f.partner == viewer:
+        return f"{f.player} used the XCommunications Device with you: you may talk freely with {f.player} this round."
+    if isinstance(f, GarnetsEarned) and f.player == viewer:
+        if f.reason == "zurich":
+            return "You earn 4 garnets for the Zurich Is Stained Vinyl Record."
+        return f"You earn {_plural(f.garnets, 'garnet')} for {f.components} components."
+    return ""
 
 
 GAME = Skeld()
