@@ -12,11 +12,12 @@ The default board (templates/skeld/board.csv), row 1 north, column 1 west:
     r7: Y   Z   11C 12A 12C 13A 13B
 """
 import copy
+import re
 
 import pytest
 
 from sheetbridge.core.decisions import DecisionKind
-from sheetbridge.core.facts import of_type
+from sheetbridge.core.facts import of_type, visible
 from sheetbridge.core.match import Match
 from sheetbridge.core.rng import Rng
 from sheetbridge.core.types import FieldKind, ProblemKind
@@ -124,11 +125,17 @@ def test_pregame_names_and_start_cells():
     assert all(c["energy"] == 5 for p in PLAYERS for c in m.state["crew"][p])  # R13
     assert m.state["activated"] == []  # R11: starting in a room does not activate it
     # A34: each player learns co-location and energy privately; uri's two crewmates share 3A
+    facts = m.rounds[0].facts
+    (room,) = [f for f in of_type(facts, skeld.RoomOccupants) if f.room == "3A"]
+    assert [(o.player, o.crewmate) for o in room.occupants] == [("uri", "CrewA"), ("uri", "CrewB")]
+    assert room.audience == ("uri",)   # no other player's crewmate shares uri's room
+    assert [(f.crewmate, f.next_start) for f in of_type(facts, skeld.EnergyAccount) if f.player == "uri"] == [
+        ("CrewA", 5), ("CrewB", 5)]
+    assert {f.audience for f in of_type(facts, skeld.StartCell)} == {(p,) for p in PLAYERS}  # not revealed
     priv = text(m.rounds[0].private["uri"])
-    assert "CrewA is in 3A: with uri.CrewB (yours)" in priv
-    assert "CrewA: 5" in priv and "CrewB: 5" in priv
-    assert "Marcer" not in priv  # no other player's crewmate shares uri's room
-    assert "3A" not in text(m.rounds[0].public)  # reveal_start_positions is off
+    assert "CrewA is in 3A: with uri.CrewB (yours)" in priv and "CrewA: 5" in priv and "CrewB: 5" in priv
+    assert "Marcer" not in priv
+    assert "3A" not in text(m.rounds[0].public)
 
 
 def test_pregame_bad_and_missing_start_cells_get_an_allowed_cell():
@@ -189,7 +196,9 @@ def test_move_off_row_or_column_is_refused_and_the_crewmate_stays():
     m.resolve({"uri": sub(row(move="2B"))})
     assert crew(m, "uri", 0)["pos"] == "1A"
     assert crew(m, "uri", 0)["energy"] == 7  # nothing spent: 5 + 3 = 8 -> cap 7
-    assert "2B" in text(m.rounds[-1].private["uri"])  # the problem is reported privately
+    (told,) = of_type(m.rounds[-1].facts, skeld.SubmissionProblem)  # the problem is reported privately
+    assert told.audience == ("uri",) and told.problem.value == "2B"
+    assert told.problem.message in text(m.rounds[-1].private["uri"])
 
 
 def test_move_beyond_energy_is_refused():
@@ -234,8 +243,13 @@ def test_ruleset_example_tied_energy_three_bidders():
     assert m.state["components"]["Marcer"] == [] and m.state["components"]["uri"] == []
     # every bid is paid (R29): Marcer 5 - 2 = 3 -> 6; uri 3 -> 6; Spadez 5 - 1 = 4 -> 7
     assert [crew(m, p, 0)["energy"] for p in ("Marcer", "uri", "Spadez")] == [6, 6, 7]
-    assert "1A (Machine Learning)" in text(m.rounds[-1].public)
+    facts = m.rounds[-1].facts
+    assert of_type(facts, skeld.RoomActivated) == [skeld.RoomActivated("1A")]
+    (contest,) = of_type(facts, skeld.ActivationContest)
+    assert contest.decided_by == "highest untied bid" and [b.player for b in contest.winners] == ["Spadez"]
     # R38: everyone present learns who activated
+    (seen,) = of_type(facts, skeld.ActivatorsSeen)
+    assert seen.players == ("Spadez",) and set(seen.audience) == set(PLAYERS)  # Ann's Red starts in 1A too
     assert "1A (Machine Learning) was activated by Spadez" in text(m.rounds[-1].private["Marcer"])
 
 
@@ -246,15 +260,20 @@ def test_ruleset_example_tied_energy_two_bidders_nobody_activates():
         place(m, p, 0, "1A", energy=5)
     m.resolve({"Marcer": sub(row(room="1A", energy="2")), "uri": sub(row(room="1A", energy="2"))})
     assert "1A" not in m.state["activated"]
+    assert of_type(m.rounds[-1].facts, skeld.RoomActivated) == []
+    assert of_type(m.rounds[-1].facts, skeld.ActivationContest)[0].decided_by == "all tied"
     assert "Rooms activated this round: none" in text(m.rounds[-1].public)
     assert crew(m, "Marcer", 0)["energy"] == 6  # 5 - 2 = 3, not refunded; + 3 = 6
     priv = text(m.rounds[-1].private["uri"])
     assert "No room holding your crewmates was activated this round." in priv
-    assert "tied" not in priv  # A37: no reason given
+    assert "tied" not in priv  # A37: no reason given, not even in the player's facts
+    assert [f.reason for f in of_type(m.rounds[-1].facts, skeld.ActivationAttempt)] == ["", ""]
     m2 = new_match(options={"reveal_failure_reasons": "on"})
     for p in ("Marcer", "uri"):
         place(m2, p, 0, "1A", energy=5)
     m2.resolve({"Marcer": sub(row(room="1A", energy="2")), "uri": sub(row(room="1A", energy="2"))})
+    assert [(f.player, f.reason) for f in of_type(m2.rounds[-1].facts, skeld.ActivationAttempt)] == [
+        ("Marcer", "tied with another bid"), ("uri", "tied with another bid")]
     assert "CrewA's attempt on 1A failed: tied with another bid" in text(m2.rounds[-1].private["uri"])
 
 
@@ -316,7 +335,10 @@ def test_disable_blocks_this_round_and_the_next_and_uses_all_energy():
     m.resolve({"uri": sub(row(disable="4B")), "Ann": sub(row(room="4B", energy="1"))})  # round 1
     assert crew(m, "uri", 0)["energy"] == 3  # 4 -> 0 (R33), + 3
     assert "4B" not in m.state["activated"] and crew(m, "Ann", 0)["energy"] == 7  # 5 - 1 + 3
-    assert "disabled" not in text(m.rounds[-1].public)  # A15: not announced
+    assert of_type(m.rounds[-1].facts, skeld.RoomDisabled) == [
+        skeld.RoomDisabled("uri", "CrewA", "4B", 4, 2, audience=("uri",))]   # blocks rounds 1 and 2, all 4 Energy
+    assert of_type(m.rounds[-1].facts, skeld.DisablesAnnounced) == []        # A15: not announced
+    assert "disabled" not in text(m.rounds[-1].public)
     m.resolve({"Ann": sub(row(room="4B", energy="1"))})  # round 2: still blocked (R32)
     assert "4B" not in m.state["activated"]
     m.resolve({"Ann": sub(row(room="4B", energy="1"))})  # round 3: open again
@@ -427,7 +449,8 @@ def test_ruleset_example_submission_with_summoner_wall_and_banana():
     # crewmate 1: 4 - 1 (move) - 2 = 1 -> 4; crewmate 2: 3 + 3 - 1 - 4 = 1 -> 4
     assert crew(m, "uri", 0)["energy"] == 4 and crew(m, "uri", 1)["energy"] == 4
     assert m.state["walls"] == ["3C|4B"]
-    assert "east wall of 3C (between 3C and 4B)" in text(m.rounds[-1].public)  # R67: public
+    assert of_type(m.rounds[-1].facts, skeld.WallPlaced) == [skeld.WallPlaced("3C", "E", "4B")]  # R67: public
+    assert "east wall of 3C (between 3C and 4B)" in text(m.rounds[-1].public)
     # the wall blocks movement through it (A5), for everyone
     place(m, "Ann", 0, "1C", energy=5)
     s = m.parse("Ann", sub(row(move="P")))  # 1C -> 2C -> 3C -> |wall| -> 4B -> P
@@ -456,7 +479,16 @@ def test_wiwaxia_drains_everyone_else_in_the_room_two_uses():
     s = m.parse("uri", sub(row(item="Wiwaxia drain")))
     assert "no Wiwaxia with a use left" in s.problems[0].reason
     # R40: a used-up bonus is still reported to crewmates in the same room
+    (room,) = [f for f in visible(m.rounds[-1].facts, "Ann") if isinstance(f, skeld.RoomOccupants) and f.room == "W"]
+    assert room.occupants[0].items == (skeld.HeldItem("W", 0),)
     assert "Wiwaxia (used up)" in text(m.rounds[-1].private["Ann"])
+    # who was drained is the host's alone (A16)
+    assert [(f.player, f.drained, f.end) for f in of_type(m.rounds[1].facts, skeld.EndOfRoundEnergy)
+            if f.drained] == [("uri", 1, 1), ("Spadez", 1, 3)]
+    assert all(f.audience == () for f in of_type(m.rounds[1].facts, skeld.EndOfRoundEnergy))
+    (drain,) = of_type(m.rounds[1].facts, skeld.WiwaxiaDrain)   # round 1: Ann had 0 Energy to lose
+    assert drain.audience == () and [(d.player, d.crewmate) for d in drain.drained] == [("uri", "CrewB"),
+                                                                                         ("Spadez", "CrewN")]
 
 
 def test_item_not_carried_is_refused_with_a_message():
@@ -476,6 +508,8 @@ def test_xcomm_tells_both_players_privately():
     place(m, "uri", 0, "2A", energy=5, items=[("X", 1)])
     place(m, "Ann", 1, "2A", energy=5)
     m.resolve({"uri": sub(row(item="XComm with Ann"))})
+    assert of_type(m.rounds[-1].facts, skeld.XCommOpened) == [skeld.XCommOpened("uri", "CrewA", "Ann",
+                                                                                   audience=("uri", "Ann"))]
     assert "talk freely with Ann" in text(m.rounds[-1].private["uri"])
     assert "uri used the XCommunications Device with you" in text(m.rounds[-1].private["Ann"])
     assert "XComm" not in text(m.rounds[-1].public) and "XCommunications" not in text(m.rounds[-1].public)
@@ -495,6 +529,8 @@ def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
     assert [c["energy"] for c in m.state["crew"]["uri"]] == [8, 8]
     s = m.parse("uri", sub(upgrades="1"))
     assert s.problems[0].field == "cap_upgrades" and s.problems[0].kind is ProblemKind.ILLEGAL
+    assert of_type(m.rounds[-1].facts, skeld.CapRaise) == [
+        skeld.CapRaise("uri", 2, 6, ("CrewA", "CrewB"), (9, 9), True, audience=("uri",))]   # private (A39)
     assert "cap_upgrades" not in text(m.rounds[-1].public) and "9" not in text(m.rounds[-1].public)
 
 
@@ -502,7 +538,9 @@ def test_cap_raise_without_enough_garnets_is_refused():
     m = new_match(garnets={"uri": 5})
     m.resolve({"uri": sub(upgrades="2")})  # needs 6, has 5: whole request dropped
     assert [c["cap"] for c in m.state["crew"]["uri"]] == [7, 7] and m.ledger.balance("uri") == 5
-    assert "refused" in text(m.rounds[-1].private["uri"])
+    (refused,) = of_type(m.rounds[-1].facts, skeld.CapRaise)
+    assert (refused.accepted, refused.reason, refused.cost, refused.balance) == (False, "garnets", 6, 5)
+    assert "Cap raise refused: it costs 6 garnets and you have 5." in text(m.rounds[-1].private["uri"])
 
 
 # ------------------------------------------------------------------ parasite (R52-R57)
@@ -527,7 +565,9 @@ def test_improper_plant_does_not_end_the_game_and_makes_the_planter_ec():
     place(m, "uri", 0, "V", energy=5, parasite=True)
     m.resolve({"uri": sub(row(room="V", energy="3"))})
     assert not m.finished  # R62
-    assert "V (Vault)" in text(m.rounds[-1].public)
+    assert of_type(m.rounds[-1].facts, skeld.RoomActivated) == [skeld.RoomActivated("V")]
+    assert of_type(m.rounds[-1].facts, skeld.Plant) == [
+        skeld.Plant("uri", "CrewA", 1, 3, None, "no_sequence", True, audience=("uri",))]
     assert not crew(m, "uri", 0)["parasite"] and m.state["vault_used"]["uri"]
     give(m, "uri", ["13A", "13B"])  # uri: total 26
     give(m, "Ann", ["1A"])          # Ann: total 1
@@ -629,6 +669,11 @@ def test_three_sequences_completed_in_one_round_end_to_end():
     m.resolve({p: sub(row(room=room, energy="1")) for p, room in (("Spadez", "3A"), ("Marcer", "3B"), ("uri", "7C"))})
     out = m.outcome()
     assert out.winners == ("Marcer",) and out.elimination_candidate == "Ann"
+    facts = m.rounds[-1].facts
+    assert [f.name for f in of_type(facts, skeld.SequenceCompleted)] == ["Frontier", "Greenhouse", "Conductor"]
+    best = {f.player: (f.best_value, f.best_sequences, f.total) for f in of_type(facts, skeld.MultiSequenceStanding)}
+    assert best == {"Marcer": (49, ("B",), 77), "uri": (32, ("C",), 71), "Spadez": (49, ("A",), 75),
+                    "Ann": (22, ("C",), 50)}
     assert "Frontier Sequence and Greenhouse Sequence and Conductor Sequence activated" in text(m.rounds[-1].public)
 
 
@@ -701,7 +746,10 @@ def test_game_ends_after_round_8_with_highest_total():
     out = m.outcome()
     assert out.winners == ("uri",) and out.elimination_candidate == "Spadez"
     assert {r.player: r.change for r in m.rounds[-1].ledger} == {"Spadez": 1}
-    assert "Energy at the start" not in text(m.rounds[-1].private["uri"])  # R39 omitted at the end
+    assert all(f.next_start is None for f in of_type(m.rounds[-1].facts, skeld.EnergyAccount))  # R39 omitted
+    (limit,) = of_type(m.rounds[-1].facts, skeld.RoundLimitReached)
+    assert {(t.player, t.value) for t in limit.standings} == {("uri", 14), ("Ann", 12), ("Marcer", 9), ("Spadez", 6)}
+    assert "Energy at the start" not in text(m.rounds[-1].private["uri"])
 
 
 def test_zurich_is_worth_four_garnets_at_the_end():
@@ -801,6 +849,7 @@ def test_announce_disables_option():
     m = new_match(options={"announce_disables": "on"})
     place(m, "uri", 0, "4B", energy=4)
     m.resolve({"uri": sub(row(disable="4B"))})
+    assert of_type(m.rounds[-1].facts, skeld.DisablesAnnounced) == [skeld.DisablesAnnounced(("4B",))]
     assert "Disabled this round: 4B" in text(m.rounds[-1].public)
 
 
@@ -894,6 +943,8 @@ def test_same_round_bonus_use_option():
     place(m2, "Ann", 0, "S", energy=5)
     m2.resolve({"uri": sub(row(room="S", energy="1", item="Summoner wall W")), "Ann": sub(row(room="S", energy="3"))})
     assert m2.state["walls"] == []  # Ann won S: uri's wall does not happen
+    assert of_type(m2.rounds[-1].facts, skeld.ItemNotUsed) == [
+        skeld.ItemNotUsed("uri", "CrewA", "S", "not won", audience=("uri",))]
     assert "did not win the Summoner's Meme" in text(m2.rounds[-1].private["uri"])
     m3 = new_match()  # off (A12 default): refused
     place(m3, "uri", 0, "S", energy=5)
@@ -917,3 +968,485 @@ def test_random_games_under_host_options(options):
             for p in PLAYERS:
                 sub_ = rec.submissions.get(p)
                 assert sub_ is None or sub_.problems == (), [x.message for x in sub_.problems]
+
+
+# ------------------------------------------------------------------ round results as data (typed facts)
+
+GRID = tuple(tuple(r[1:]) for r in BOARD_CSV[1:])
+
+
+def problem(player, field, value, allowed, reason, default, kind=ProblemKind.ILLEGAL):
+    from sheetbridge.core.types import Problem
+    return Problem(kind, player, field, value, allowed, reason, default)
+
+
+def test_every_fact_of_a_hand_computed_round():
+    """The ruleset's examples in one round, every fact read from the typed results.
+
+    - 1A: Marcer's Crew1 bids 2, uri's CrewA 2, Spadez's CrewN (moved from 2A, 1 tile) 1: the tied
+      2s are nullified and Spadez's 1 activates (R27, the ruleset's example).
+    - Ann: the ruleset's example submission. Red (4B, 4 Energy, Summoner's Meme) moves to 3C
+      (1 tile), activates 3C with 2 and walls its east side; Blue (10B, 3 Energy, Yellow Banana)
+      eats it (3 + 3 = 6), moves to 10A (1 tile) and activates it with 4.
+    - uri's CrewB (4A, 5 Energy, Take Back Toe, Urgot) moves to P (1 tile), steps west to 4B (1)
+      and bids 1 there; Urgot beats Spadez's CrewM bid of 3 (R69).
+    - Marcer's Crew2 (5A, 6 Energy, Yellow Banana) eats it: 9 is over the cap 7, so 2 are lost
+      (A10); its move to 9C is off its row and column (refused), so its activation of 9C is
+      dropped (E11) and costs nothing.
+    """
+    from sheetbridge.core.facts import HOST_ONLY, PUBLIC
+    S = skeld
+    m = new_match()
+    place(m, "Marcer", 0, "1A", energy=5)
+    place(m, "Marcer", 1, "5A", energy=6, items=[("Y", 1)])
+    place(m, "uri", 0, "1A", energy=5)
+    place(m, "uri", 1, "4A", energy=5, items=[("T", None), ("U", 1)])
+    place(m, "Spadez", 0, "2A", energy=5)
+    place(m, "Spadez", 1, "4B", energy=5)
+    place(m, "Ann", 0, "4B", energy=4, items=[("S", 1)])
+    place(m, "Ann", 1, "10B", energy=3, items=[("Y", 1)])
+    rec = m.resolve({
+        "Marcer": sub(row(room="1A", energy="2"), row(item="Eat Yellow Banana", move="9C", room="9C", energy="3")),
+        "uri": sub(row(room="1A", energy="2"), row(move="P", toe="W", room="4B", energy="1")),
+        "Spadez": sub(row(move="1A", room="1A", energy="1"), row(room="4B", energy="3")),
+        "Ann": sub(row(move="3C", room="3C", energy="2", item="Summoner wall E"),
+                   row(item="Eat Yellow Banana", move="10A", room="10A", energy="4")),
+    })
+    M, U, SP, A = ("Marcer",), ("uri",), ("Spadez",), ("Ann",)
+
+    def account(p, c, room, start, end, nxt, banana=0, move=0, toe=0, bid=0):
+        return S.EnergyAccount(p, c, room, start, banana, move, toe, bid, 0, end, nxt, 7, audience=(p,))
+
+    def at_end(p, c, end, nxt):
+        return S.EndOfRoundEnergy(p, c, 0, 0, end, nxt - end, audience=HOST_ONLY)
+
+    def contest(room, bids, winner, how):
+        return S.ActivationContest(room, tuple(S.Bid(*b) for b in bids), (S.Bid(*winner),), how, audience=HOST_ONLY)
+
+    expected = (
+        S.SubmissionProblem("Marcer", problem("Marcer", "Crew2 move_to", "9C", "a room in the same row or column as 5A",
+                                              "9C is not in the same row or column as 5A", "Crew2 stays in 5A"),
+                            audience=M),
+        S.SubmissionProblem("Marcer", problem("Marcer", "Crew2 activate_room", "9C", "the room Crew2 ends in (5A)",
+                                              "the move to 9C was refused, so Crew2 stays in 5A",
+                                              "no activation; no Energy spent"), audience=M),
+        S.ItemUsed("Marcer", "Crew2", "Y", 0, audience=M),
+        S.EnergyLost("Marcer", "Crew2", "banana", 2, 7, audience=M),
+        S.Move("Marcer", "Crew2", "move", "5A", "9C", (), 0, "9C is not in the same row or column as 5A", audience=M),
+        S.Move("uri", "CrewB", "move", "4A", "P", ("P",), 1, audience=U),
+        S.Move("uri", "CrewB", "toe", "P", "4B", ("4B",), 1, audience=U),
+        S.Move("Spadez", "CrewN", "move", "2A", "1A", ("1A",), 1, audience=SP),
+        S.Move("Ann", "Red", "move", "4B", "3C", ("3C",), 1, audience=A),
+        S.ItemUsed("Ann", "Blue", "Y", 0, audience=A),
+        S.Move("Ann", "Blue", "move", "10B", "10A", ("10A",), 1, audience=A),
+        # 1A: 2, 2 and 1: the ties are nullified, the 1 wins (R27)
+        contest("1A", [("Marcer", "Crew1", 2), ("Spadez", "CrewN", 1), ("uri", "CrewA", 2)], ("Spadez", "CrewN", 1),
+                "highest untied bid"),
+        S.ActivationAttempt("Marcer", "Crew1", "1A", 2, False, audience=M),
+        S.ActivationAttempt("Spadez", "CrewN", "1A", 1, True, audience=SP),
+        S.ActivationAttempt("uri", "CrewA", "1A", 2, False, audience=U),
+        S.ComponentGained("Spadez", "CrewN", "1A", "A", 1, audience=SP),
+        contest("10A", [("Ann", "Blue", 4)], ("Ann", "Blue", 4), "only bid"),
+        S.ActivationAttempt("Ann", "Blue", "10A", 4, True, audience=A),
+        S.ComponentGained("Ann", "Blue", "10A", "A", 10, audience=A),
+        S.ItemUsed("uri", "CrewB", "U", 0, "4B", audience=U),
+        contest("4B", [("Spadez", "CrewM", 3), ("uri", "CrewB", 1)], ("uri", "CrewB", 1), "Urgot Peraphernalia"),
+        S.ActivationAttempt("Spadez", "CrewM", "4B", 3, False, audience=SP),
+        S.ActivationAttempt("uri", "CrewB", "4B", 1, True, audience=U),
+        S.ComponentGained("uri", "CrewB", "4B", "B", 4, audience=U),
+        contest("3C", [("Ann", "Red", 2)], ("Ann", "Red", 2), "only bid"),
+        S.ActivationAttempt("Ann", "Red", "3C", 2, True, audience=A),
+        S.ComponentGained("Ann", "Red", "3C", "C", 3, audience=A),
+        S.RoomActivated("1A"), S.RoomActivated("10A"), S.RoomActivated("4B"), S.RoomActivated("3C"),
+        S.ItemUsed("Ann", "Red", "S", 0, "east wall of 3C", audience=A),
+        S.WallPlaced("3C", "E", "4B"),
+        # Energy: start, spending, what is left, next start (income 3, cap 7)
+        account("Marcer", "Crew1", "1A", 5, 3, 6, bid=2),
+        account("Marcer", "Crew2", "5A", 6, 7, 7, banana=1),            # 6 + 3 = 9, capped at 7: 2 lost
+        account("uri", "CrewA", "1A", 5, 3, 6, bid=2),
+        account("uri", "CrewB", "4B", 5, 2, 5, move=1, toe=1, bid=1),
+        account("Spadez", "CrewN", "1A", 5, 3, 6, move=1, bid=1),
+        account("Spadez", "CrewM", "4B", 5, 2, 5, bid=3),             # spent though it failed (R29)
+        account("Ann", "Red", "3C", 4, 1, 4, move=1, bid=2),
+        account("Ann", "Blue", "10A", 3, 1, 4, banana=3, move=1, bid=4),
+        # the end of the round before income, with drains (none here): the host's (A16)
+        at_end("Marcer", "Crew1", 3, 6), at_end("Marcer", "Crew2", 7, 7), at_end("uri", "CrewA", 3, 6),
+        at_end("uri", "CrewB", 2, 5), at_end("Spadez", "CrewN", 3, 6), at_end("Spadez", "CrewM", 2, 5),
+        at_end("Ann", "Red", 1, 4), at_end("Ann", "Blue", 1, 4),
+        # R37, R40 (end-of-round rooms and what is carried), R38 (who activated), to those present
+        S.RoomOccupants("1A", (S.Occupant("Marcer", "Crew1", (), False), S.Occupant("uri", "CrewA", (), False),
+                               S.Occupant("Spadez", "CrewN", (), False)), audience=("Marcer", "uri", "Spadez")),
+        S.ActivatorsSeen("1A", ("Spadez",), audience=("Marcer", "uri", "Spadez")),
+        S.RoomOccupants("5A", (S.Occupant("Marcer", "Crew2", (S.HeldItem("Y", 0),), False),), audience=M),
+        S.RoomOccupants("10A", (S.Occupant("Ann", "Blue", (S.HeldItem("Y", 0),), False),), audience=A),
+        S.ActivatorsSeen("10A", ("Ann",), audience=A),
+        S.RoomOccupants("4B", (S.Occupant("uri", "CrewB", (S.HeldItem("T", None), S.HeldItem("U", 0)), False),
+                               S.Occupant("Spadez", "CrewM", (), False)), audience=("uri", "Spadez")),
+        S.ActivatorsSeen("4B", ("uri",), audience=("uri", "Spadez")),
+        S.RoomOccupants("3C", (S.Occupant("Ann", "Red", (S.HeldItem("S", 0),), False),), audience=A),
+        S.ActivatorsSeen("3C", ("Ann",), audience=A),
+        S.ShipBoard(GRID, ("1A", "10A", "4B", "3C"), ("3C|4B",)),
+        S.RoundClosed(1, 2),
+    )
+    assert rec.facts == expected
+    assert all(f.audience == PUBLIC for f in expected if isinstance(f, (S.RoomActivated, S.WallPlaced, S.ShipBoard)))
+    # The reports say the same, each public fact once, and name no ruling.
+    assert rec.public.text().splitlines() == [
+        "Skeld round 1", "Round 1",
+        "Rooms activated this round: 1A (Machine Learning), 10A (Capacitor), 4B (Hyacinth), 3C (Debussy)",
+        "Wall placed: east wall of 3C (between 3C and 4B)", "The Main Match continues with round 2."]
+    marcer = rec.private["Marcer"].text()
+    assert "1A (Machine Learning) was activated by Spadez" in marcer
+    assert "Crew2 ate the Yellow Banana over its Energy cap of 7: 2 Energy lost." in marcer
+    assert ("Marcer: Crew2 activate_room = '9C' (the move to 9C was refused, so Crew2 stays in 5A); allowed: the "
+            "room Crew2 ends in (5A); applied: no activation; no Energy spent") in marcer
+
+
+def test_a_refused_move_no_longer_activates_the_start_room():
+    # E11: the bid names 4C; the move 4B -> 4C crosses a wall, so CrewA stays in 4B. Before the fix the
+    # "activate here" field activated 4B, the room the player never asked for, and spent the 2 Energy.
+    m = new_match()
+    m.state["walls"].append("4B|4C")
+    place(m, "uri", 0, "4B", energy=2)
+    place(m, "uri", 1, "1B", energy=5)
+    raw = sub(row(move="4C", room="4C", energy="2"), row(room="2B", energy="1"))
+    rec = m.resolve({"uri": raw})
+    assert "4B" not in m.state["activated"] and m.state["components"]["uri"] == []
+    assert crew(m, "uri", 0)["energy"] == 5 and crew(m, "uri", 1)["energy"] == 7   # nothing spent: 2 + 3, 5 + 3 -> 7
+    assert of_type(rec.facts, skeld.ActivationAttempt) == [] and of_type(rec.facts, skeld.RoomActivated) == []
+    probs = [f.problem for f in of_type(rec.facts, skeld.SubmissionProblem)]
+    assert [(p.field, p.value, p.reason) for p in probs] == [
+        ("CrewA move_to", "4C", "the way from 4B to 4C crosses a wall"),
+        ("CrewA activate_room", "4C", "the move to 4C was refused, so CrewA stays in 4B"),
+        ("CrewB activate_room", "2B", "CrewB ends its movement in 1B, not 2B")]
+    assert all(p.default == "no activation; no Energy spent" for p in probs[1:])
+    (move,) = of_type(rec.facts, skeld.Move)
+    assert (move.start, move.to, move.refused) == ("4B", "4C", "the way from 4B to 4C crosses a wall")
+    assert "the move to 4C was refused, so CrewA stays in 4B" in rec.private["uri"].text()   # told why
+    # The same for a disable: it names its room (E11), and an activation or a disable alone is incomplete.
+    s = m.parse("uri", sub(row(disable="4C"), row(room="1B")))
+    assert [(p.kind, p.field) for p in s.problems] == [(ProblemKind.MISSING, "CrewB energy"),
+                                                       (ProblemKind.ILLEGAL, "CrewA disable_room")]
+    s = m.parse("uri", sub(row(energy="2")))
+    assert [(p.kind, p.field, p.reason) for p in s.problems] == [
+        (ProblemKind.MISSING, "CrewA activate_room", "an activation names its room")]
+
+
+def test_two_activations_for_one_crewmate_are_against_the_rules_not_unreadable():
+    # E18 (R30): two rooms, or two amounts, for one crewmate: every activation of it is dropped.
+    m = new_match()
+    place(m, "uri", 0, "4B", energy=5)
+    place(m, "uri", 1, "1B", energy=5)
+    raw = sub(row(room="4B, 3C", energy="2"), row(room="1B", energy="2 3"))
+    s = m.parse("uri", raw)
+    assert [(p.kind, p.field, p.value, p.reason) for p in s.problems] == [
+        (ProblemKind.ILLEGAL, "CrewA activate_room", "4B, 3C", "a crewmate activates at most one room a round"),
+        (ProblemKind.ILLEGAL, "CrewB energy", "2 3", "a crewmate activates at most one room a round")]
+    rec = m.resolve({"uri": raw})
+    assert m.state["activated"] == [] and of_type(rec.facts, skeld.ActivationContest) == []
+    assert m.parse("uri", sub(row(room="4B and 3C", energy="2"))).problems[0].kind is ProblemKind.ILLEGAL
+
+
+def test_banana_energy_over_the_cap_is_lost_and_the_player_is_warned():
+    # A10: 6 + 3 = 9 over the cap of 7: 2 Energy are lost; the player is told. 7 + 3 -> 7 next round.
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=6, items=[("Y", 1)])
+    rec = m.resolve({"uri": sub(row(item="Eat Yellow Banana"))})
+    assert of_type(rec.facts, skeld.EnergyLost) == [skeld.EnergyLost("uri", "CrewA", "banana", 2, 7, audience=("uri",))]
+    assert "CrewA ate the Yellow Banana over its Energy cap of 7: 2 Energy lost." in rec.private["uri"].text()
+    assert "Energy lost" not in rec.public.text() and "Energy lost" not in rec.private["Ann"].text()
+    acc = [f for f in of_type(rec.facts, skeld.EnergyAccount) if f.crewmate == "CrewA"][0]
+    assert (acc.start, acc.banana, acc.left, acc.next_start) == (6, 1, 7, 7)
+    # Under banana_can_exceed_cap nothing is lost: 9 this round, then 9 + 3 -> 7 at the cap.
+    m2 = new_match(options={"banana_can_exceed_cap": "on"})
+    place(m2, "uri", 0, "1A", energy=6, items=[("Y", 1)])
+    rec2 = m2.resolve({"uri": sub(row(item="Eat Yellow Banana", move="13C", room="13C", energy="3"))})
+    assert of_type(rec2.facts, skeld.EnergyLost) == []
+    assert crew(m2, "uri", 0)["energy"] == 3   # 9 - 6 tiles - 3 = 0, + 3
+
+
+def test_contests_say_which_tie_break_decided():
+    m = new_match()
+    for p in ("Marcer", "uri"):
+        place(m, p, 0, "1A", energy=5)
+    place(m, "Ann", 0, "P", energy=5)
+    place(m, "Spadez", 0, "P", energy=5)
+    rec = m.resolve({"Marcer": sub(row(room="1A", energy="2")), "uri": sub(row(room="1A", energy="2")),
+                     "Ann": sub(row(room="P", energy="3")), "Spadez": sub(row(room="P", energy="1"))})
+    contests = {f.room: (f.winners, f.decided_by) for f in of_type(rec.facts, skeld.ActivationContest)}
+    assert contests == {"1A": ((), "all tied"), "P": ((skeld.Bid("Ann", "Red", 3),), "highest bid")}
+    assert [f.room for f in of_type(rec.facts, skeld.RoomActivated)] == ["P"]
+
+
+# ------------------------------------------------------------------ colours and pictures
+
+def _luminance(hex_rgb):
+    def lin(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(int(hex_rgb[i:i + 2], 16)) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _lab(hex_rgb):
+    def lin(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(int(hex_rgb[i:i + 2], 16)) for i in (0, 2, 4))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t):
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def test_every_legend_colour_is_distinct_and_text_is_readable_on_its_fill():
+    import itertools
+    import math
+    legend = dict(skeld.FILL_LEGEND)
+    legend.update({"new": skeld.NEW_THIS_ROUND, "wall": skeld.WALL_COLOUR, "crew": skeld.CREW_COLOUR})
+    assert legend["Activated room"] != legend["Vault V"]
+    for (a, ca), (b, cb) in itertools.combinations(legend.items(), 2):
+        # CIE76 colour difference: 25 or more is clearly told apart at a glance
+        assert math.dist(_lab(ca), _lab(cb)) >= 25, (a, b)
+    for fill in skeld.ROOM_FILL.values():
+        text = skeld.room_text_colour(fill)
+        hi, lo = sorted((_luminance(fill), _luminance(text)), reverse=True)
+        assert (hi + 0.05) / (lo + 0.05) >= 4.5, fill   # WCAG AA for normal text
+    # the board tab uses the same colours
+    m = new_match()
+    cells = {c.text: c for r in GAME.public_view(m.state).blocks[0].grid for c in r}
+    assert cells["P"].fill == "C00000" and cells["P"].font == "FFFFFF" and cells["V"].fill == "2F5597"
+    assert GAME.public_view(m.state).blocks[0].legend == skeld.FILL_LEGEND
+
+
+def test_pictures_show_the_ship_and_only_your_own_crewmates():
+    from sheetbridge.orchestrator import round_pictures
+    from sheetbridge.pictures import draw
+    m = new_match()
+    place(m, "uri", 0, "1A", energy=5)
+    place(m, "uri", 1, "1B", energy=5)
+    place(m, "Ann", 0, "4B", energy=4, items=[("S", 1)])
+    place(m, "Ann", 1, "2A", energy=5)
+    for p in ("Marcer", "Spadez"):
+        place(m, p, 0, "13B")
+        place(m, p, 1, "13B")
+    m.resolve({"uri": sub(row(room="1A", energy="2")),
+               "Ann": sub(row(move="3C", room="3C", energy="2", item="Summoner wall E"))})
+    pics = round_pictures(m, 1)
+    assert set(pics) == {"board", "Marcer", "uri", "Spadez", "Ann"}
+    board, mine, ann = draw(pics["board"]), draw(pics["uri"]), draw(pics["Ann"])
+
+    def rgb(h):
+        return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
+
+    def cell(i, j, dx, dy):   # a point in the room of row i, column j (0-based)
+        x, y = skeld.cell_xy(i, j)
+        return x + dx, y + dy
+    assert board.getpixel(cell(2, 4, 80, 30)) == rgb("C00000")     # P (row 3, column 5) is red
+    assert board.getpixel(cell(3, 3, 80, 30)) == rgb("2F5597")     # V (row 4, column 4) is blue
+    assert board.getpixel(cell(0, 1, 80, 30)) == rgb("BDD7EE")     # 2A, not activated: Frontier light blue
+    assert board.getpixel(cell(0, 0, 80, 30)) == rgb("595959")     # 1A, activated by uri: grey
+    assert board.getpixel(cell(0, 0, 2, 30)) == rgb("FFC000")      # ... and framed: activated this round
+    assert board.getpixel(cell(2, 3, 0, 30)) == rgb("E6007E")      # the wall between 3C and 4B
+    # uri's own crewmates are tagged on uri's picture only; Ann's are not on it.
+    assert mine.getpixel(cell(0, 0, 6, 48)) == rgb(skeld.CREW_COLOUR)    # CrewA's tag in 1A
+    assert mine.getpixel(cell(1, 0, 6, 48)) == rgb(skeld.CREW_COLOUR)    # CrewB's tag in 1B
+    assert board.getpixel(cell(0, 0, 6, 48)) == rgb("595959")
+    assert mine.getpixel(cell(2, 2, 6, 48)) == rgb("595959")             # 3C: Ann's Red is there, not shown
+    assert ann.getpixel(cell(2, 2, 6, 48)) == rgb(skeld.CREW_COLOUR)
+    texts = [s.text for s in pics["uri"].shapes if hasattr(s, "text")]
+    assert "by uri" in texts and "CrewA" in texts and "Red" not in texts
+    assert "by Ann" not in texts   # uri was not in 3C: who activated it is not uri's to know
+    assert not any(getattr(s, "text", "").startswith("by ") for s in pics["board"].shapes)
+
+
+# ------------------------------------------------------------------ decisions: the Gamewide Tiebreak (R49)
+
+TIED_CONDUCTOR = {  # 5 pieces and value 30 each: tied on both (R45, R46); 12C is left for the last round
+    "uri": ["1C", "2C", "6C", "8C", "13C"],     # 1 + 2 + 6 + 8 + 13 = 30
+    "Marcer": ["3C", "4C", "5C", "7C", "11C"],  # 3 + 4 + 5 + 7 + 11 = 30
+    "Spadez": ["9C", "10C"],                    # 19
+    "Ann": [],                                  # 12C this round: 12
+}
+
+
+def tied_match(**kw):
+    m = new_match(**kw)
+    for p, labs in TIED_CONDUCTOR.items():
+        give(m, p, labs)
+    place(m, "Ann", 0, "12C", energy=5)
+    return m
+
+
+def test_a_tie_for_the_win_waits_for_the_gamewide_tiebreak():
+    m = tied_match()
+    m.resolve({"Ann": sub(row(room="12C", energy="1"))})
+    out = m.outcome()
+    # Pending: both are listed, nobody gets the Token of Life yet. Whoever wins, the EC is the lowest
+    # Conductor value among the others: Ann 12 (Spadez 19, the other tied player 30).
+    assert out.winners == ("Marcer", "uri") and out.awards == () and out.elimination_candidate == "Ann"
+    (req,) = m.pending()
+    assert (req.key, req.kind, req.choices) == ("gt-winner", DecisionKind.RANKING, ("Marcer", "uri"))
+    assert "no Token of Life" in req.default
+    board = m.public_report().text()
+    assert "Pending, for the host: Gamewide Tiebreak: Marcer and uri are tied for the win" in board
+    m.decide("gt-winner", "uri, Marcer")
+    out = m.outcome()
+    assert out.winners == ("uri",) and [(a.player, a.kind) for a in out.awards] == [("uri", "Token of Life")]
+    assert out.losers[0] == "Marcer" and not m.pending()
+    m.decide("gt-winner", "Marcer, uri")   # a ranking can be corrected
+    assert m.outcome().winners == ("Marcer",)
+
+
+def test_a_tie_for_the_elimination_candidate_waits_for_the_gamewide_tiebreak():
+    # Round limit (max_rounds 1): totals Marcer 13, uri 12, Spadez 5, Ann 5: Marcer wins (R50); the
+    # lowest total is tied between Spadez and Ann (A29): pending until the host ranks them.
+    m = new_match(options={"max_rounds": "1"})
+    for p, lab in (("Marcer", "13A"), ("uri", "12A"), ("Spadez", "5A"), ("Ann", "5B")):
+        give(m, p, [lab])
+    m.resolve({})
+    out = m.outcome()
+    assert out.winners == ("Marcer",) and out.elimination_candidate is None
+    (req,) = m.pending()
+    assert req.key == "gt-ec" and req.choices == ("Ann", "Spadez") and req.default == "no Elimination Candidate yet"
+    assert "Elimination Candidate: pending" in m.public_report().text()
+    m.decide("gt-ec", "Spadez, Ann")       # best first: the last goes to the EC
+    assert m.outcome().elimination_candidate == "Ann"
+    m.decide("gt-ec", "Ann, Spadez")
+    assert m.outcome().elimination_candidate == "Spadez"
+
+
+def test_after_a_winning_plant_the_tied_would_be_winners_wait_for_the_gamewide_tiebreak():
+    # Spadez plants alone in the round Conductor is activated: Spadez wins (R58). The EC is who would
+    # have won without the Parasite (R60): Marcer and uri are tied, so the GT decides who.
+    m = tied_match()
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    rec = m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="3"))})
+    out = m.outcome()
+    assert out.winners == ("Spadez",) and out.awards[0].player == "Spadez" and out.elimination_candidate is None
+    (req,) = m.pending()
+    assert req.key == "gt-winner" and "would have won without the Parasite" in req.question
+    m.decide("gt-winner", "uri, Marcer")
+    assert m.outcome().elimination_candidate == "uri" and m.outcome().winners == ("Spadez",)
+    (plant,) = of_type(rec.facts, skeld.Plant)
+    assert (plant.player, plant.verdict, plant.improper, plant.audience) == ("Spadez", "correct", False, ("*",))
+
+
+def test_a_runner_up_tie_waits_for_the_gamewide_tiebreak():
+    # planter_was_winner_ec = runner_up: Marcer planted and would have won anyway (30); runner-up
+    # uri and Spadez tied at 2 pieces, value 13 (13C vs 6C + 7C).
+    comps = {"Marcer": ["1C", "2C", "3C", "4C", "5C", "8C", "9C"], "uri": ["13C", "10C"], "Spadez": ["6C", "7C"],
+             "Ann": ["11C", "12C"]}
+    plants = [{"player": "Marcer", "energy": 3, "verdict": "correct", "improper": False}]
+    opts = dict(skeld.DEFAULTS, planter_was_winner_ec="runner_up")
+    # uri 2 pieces 23, Spadez 2 pieces 13, Ann 2 pieces 23: uri and Ann tie for runner-up
+    res = decide(PLAYERS, comps, ["C"], plants, opts)
+    assert res["winners"] == ["Marcer"] and res["ec"] is None
+    assert [(r.key, r.choices) for r in res["requests"]] == [("gt-runner-up", ("Ann", "uri"))]
+    res = decide(PLAYERS, comps, ["C"], plants, opts, {"gt-runner-up": ["uri", "Ann"]})
+    assert res["ec"] == "uri"
+
+
+# ------------------------------------------------------------------ starting from a position
+
+def position(**changes):
+    pos = {
+        "round": 7,
+        "crew": {"Marcer": [{"name": "Crew1", "room": "4B", "energy": 7}, {"name": "Crew2", "room": "1A", "energy": 5}],
+                 "uri": [{"name": "CrewA", "room": "3C", "energy": 6, "items": {"S": 0}},
+                         {"name": "CrewB", "room": "V", "energy": 4}],
+                 "Spadez": [{"name": "CrewN", "room": "P", "energy": 3, "parasite": True},
+                            {"name": "CrewM", "room": "2B", "energy": 7}],
+                 "Ann": [{"name": "Red", "room": "12C", "energy": 5, "items": ["R"]},
+                         {"name": "Blue", "room": "1B", "energy": 8}]},
+        "cap": {"Ann": 8},
+        "components": {p: labs for p, labs in CONDUCTOR_EXAMPLE.items() if labs},
+        "walls": ["3C E"],
+        "disable_used": ["Marcer"],
+    }
+    pos.update(changes)
+    return pos
+
+
+def test_a_game_opened_from_a_position_plays_on_and_replays():
+    m = Match.from_position("skeld", PLAYERS, position(), garnets={p: 10 for p in PLAYERS})
+    st = m.state
+    assert st["round"] == 7 and st["crew"]["Ann"][0]["pos"] == "12C" and st["crew"]["Ann"][1]["cap"] == 8
+    assert st["walls"] == ["3C|4B"] and st["claimed"]["Spadez"] and st["disable_used"]["Marcer"]
+    assert sorted(st["activated"]) == sorted(["S", "R"] + [c for labs in CONDUCTOR_EXAMPLE.values() for c in labs])
+    # Round 7: Marcer's Crew1 cannot go west through the wall; Ann activates 12C, the last Conductor
+    # component: the Main Match ends, Marcer wins 30 to 29 (R46) and Ann (12) is the EC (R51).
+    s = m.parse("Marcer", sub(row(move="1C")))
+    assert "crosses a wall" in s.problems[0].reason
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(move="1C"))})
+    out = m.outcome()
+    assert m.finished and out.winners == ("Marcer",) and out.elimination_candidate == "Ann"
+    back = Match.from_json(m.to_json(), m.ledger.rows)
+    back.replay()                                            # replay starts from the position
+    assert back.state == m.state
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"round": 9}, "a position opens a round from 1 to 8"),
+    ({"cards": []}, "unknown position key(s) cards"),
+    ({"components": {"Zed": ["1A"]}}, "components: Zed is not a player"),
+    ({"crew": {"Marcer": [{"room": "4B", "energy": 7}]}}, "Marcer needs a list of exactly two crewmates"),
+    ({"components": {"uri": ["1C"], "Ann": ["1C"]}}, "1C is held by uri and Ann"),
+    ({"components": {"uri": [f"{n}A" for n in range(1, 14)]}}, "all 13 Frontier components are claimed"),
+    ({"components": {"uri": ["1A", "2A", "3A"]}, "round": 2}, "uri has made 4 activations"),
+    ({"walls": []}, "0 wall(s) but the Summoner's Meme (single use) has been used 1 time(s)"),
+    ({"walls": ["3C E", "4B|3C"]}, "'4B|3C' is given twice"),
+    ({"walls": ["1A N"]}, "is on the hull"),
+    ({"cap": {"Ann": 10}}, "a cap is 7 to 9"),
+    ({"round": 1}, "every crewmate starts round 1 with 5"),
+    ({"disabled": {"4B": 7, "5A": 7}}, "2 room(s) disabled but only 1 player(s)"),
+    ({"disabled": {"V": 7}}, "'V' cannot be disabled"),
+    ({"plants": [{"player": "Spadez", "round": 3, "energy": 3}]}, "Spadez planted and still carries a parasite"),
+])
+def test_impossible_positions_are_refused_with_one_line(changes, message):
+    from sheetbridge.core.errors import PositionError
+    pos = position()
+    for key, value in changes.items():
+        if key == "crew":
+            pos["crew"] = dict(pos["crew"], **value)
+        else:
+            pos[key] = value
+    with pytest.raises(PositionError) as err:
+        Match.from_position("skeld", PLAYERS, pos)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_crewmates_energy_and_items_in_a_position_are_checked():
+    from sheetbridge.core.errors import PositionError
+    for crew0, message in [({"room": "Q9", "energy": 5}, "'Q9', which is not a room of the ship"),
+                           ({"room": "4B", "energy": 9}, "Marcer.Crew1 has 9 Energy"),
+                           ({"room": "4B", "energy": 7, "items": ["S"]}, "carried by Marcer.Crew1 and uri.CrewA"),
+                           ({"room": "4B", "energy": 7, "items": {"W": 3}}, "Wiwaxia has 3 uses left"),
+                           ({"room": "4B", "energy": 7, "parasite": True, "name": "Crew2"}, "both of Marcer's")]:
+        pos = position()
+        pos["crew"] = dict(pos["crew"], Marcer=[dict({"name": "Crew1"}, **crew0), pos["crew"]["Marcer"][1]])
+        with pytest.raises(PositionError, match=re.escape(message)):
+            Match.from_position("skeld", PLAYERS, pos)
+
+
+# ------------------------------------------------------------------ what players read
+
+def test_no_ruling_numbers_in_anything_players_or_the_public_read():
+    from sheetbridge.core.match import play_random
+    ruling = re.compile(r"\b[RAE]\d{1,2}\b")
+    for options in ({}, {"reveal_failure_reasons": "on", "public_garnets": "on", "announce_disables": "on",
+                         "endgame_full_reveal": "on"}):
+        m = play_random("skeld", PLAYERS, seed=3, options=options)
+        texts = [m.public_report().text()] + [m.player_report(p).text() for p in PLAYERS]
+        texts += [f.help for f in GAME.form(new_match().state, "uri").section("crew").fields]
+        texts += list(GAME.form(new_match().state, "uri").help) + list(GAME.form(Match.new("skeld", PLAYERS).state,
+                                                                             "uri").help)
+        for rec in m.rounds:
+            texts += [p.message for s in rec.submissions.values() if s for p in s.problems]
+        out = m.outcome()
+        texts += list(out.reasons) + [a.reason for a in out.awards] + [r.question for r in out.requests]
+        found = sorted({hit for t in texts for hit in ruling.findall(t)})
+        assert found == [], found

@@ -116,13 +116,14 @@ WALL_USES = tuple(f"Summoner wall {d}" for d in DIRECTIONS)
 BOARD_TABLE = "Skeld board"
 GT_WINNER, GT_EC, GT_RUNNER_UP = "gt-winner", "gt-ec", "gt-runner-up"   # Gamewide Tiebreak decisions (R49, A29)
 
-# Colours of the ship, shared by the board tab and the pictures. Every one is distinct, and the
-# text drawn on a fill is black on the pale ones and white on the dark ones (ROOM_TEXT).
+# Colours of the ship, shared by the board tab and the pictures. Every legend colour is clearly
+# distinct from every other (CIE76 colour difference of 25 or more, tested), and the text drawn on
+# a fill is black on the light ones and white on the dark ones (room_text_colour).
 ROOM_FILL: dict[str, str] = {
-    "A": "DDEBF7",          # Frontier rooms: pale blue
-    "B": "E2EFDA",          # Greenhouse rooms: pale green
-    "C": "FFF2CC",          # Conductor rooms: pale yellow
-    "bonus": "E4DFEC",      # bonus rooms: lavender
+    "A": "BDD7EE",          # Frontier rooms: light blue
+    "B": "C6E0B4",          # Greenhouse rooms: light green
+    "C": "FFE699",          # Conductor rooms: light yellow
+    "bonus": "F4B6E8",      # bonus rooms: light pink
     "activated": "595959",  # any room activated for good: dark grey
     "P": "C00000",          # the Parasite room is red (ruleset)
     "V": "2F5597",          # the Vault is blue (ruleset)
@@ -479,8 +480,9 @@ class XCommOpened(Fact):
 @fact
 @dataclass(frozen=True)
 class EnergyAccount(Fact):
-    """A crewmate's Energy through the round: start, each spending, `end` (the end of the round,
-    before income) and the start of the next round (R39; None once the Main Match is over)."""
+    """A crewmate's Energy through its own actions, told to its player: the start, each spending,
+    what is `left` after them, and the start of the next round (R39; None once the Main Match is
+    over). Drains are not in it (EndOfRoundEnergy): the player is never told of them (A16)."""
     player: str
     crewmate: str
     room: str                  # where it ends the round
@@ -490,12 +492,23 @@ class EnergyAccount(Fact):
     toe: int
     bid: int
     disable: int
-    drained: int               # lost to a Wiwaxia
-    gained: int                # drained into it (wiwaxia_transfers)
-    end: int
-    income: int                # 3, + 1 with Rosé, capped
+    left: int                  # after its own actions
     next_start: int | None
     cap: int
+
+
+@fact
+@dataclass(frozen=True)
+class EndOfRoundEnergy(Fact):
+    """A crewmate's Energy at the end of the round, before income (host only): Wiwaxia drains
+    (R70, A16) and what a carrier gained under wiwaxia_transfers, then the income (3, + 1 with
+    Rosé, capped; 0 once the Main Match is over)."""
+    player: str
+    crewmate: str
+    drained: int
+    gained: int
+    end: int
+    income: int
 
 
 @fact
@@ -1146,7 +1159,7 @@ def gt_pick(group: Sequence[str], ranking: Sequence[str] | None, best: bool) -> 
 def _elimination(players: Sequence[str], pw: str | None, nw: str, improper: Sequence[str], metric, mname: str,
                  nw_key, opts: Mapping[str, Any], decisions: Mapping[str, Any]) -> tuple[str | None, str, Any]:
     """The EC once the normal winner `nw` is known (section d step 5): (EC or None, the rule
-    that chose them, a DecisionRequest when the Gamewide Tiebreak must settle a tie)."""
+    that chose them, the DecisionRequest of the Gamewide Tiebreak when a tie needs it)."""
     winner = pw or nw
     if pw and pw != nw:  # R60
         return nw, "the player who would have won without the Parasite", None
@@ -1158,13 +1171,12 @@ def _elimination(players: Sequence[str], pw: str | None, nw: str, improper: Sequ
             group = _group([p for p in players if p != pw], nw_key, best=True)
             if len(group) == 1:
                 return group[0], "the runner-up", None
-            pick = gt_pick(group, decisions.get(GT_RUNNER_UP), best=True)
-            if pick:
-                return pick, "the runner-up, by the Gamewide Tiebreak", None
-            return None, "", DecisionRequest(
+            req = DecisionRequest(
                 GT_RUNNER_UP, f"Gamewide Tiebreak: {_and(group)} are tied for runner-up. Rank them, best first: "
                 "the first goes to the Elimination Candidate.", DecisionKind.RANKING, tuple(group),
                 default="no Elimination Candidate yet")
+            pick = gt_pick(group, decisions.get(GT_RUNNER_UP), best=True)
+            return (pick, "the runner-up, by the Gamewide Tiebreak", req) if pick else (None, "", req)
     excluded = set() if opts["winner_can_be_ec"] else {winner}
     candidates = [p for p in improper if p not in excluded]
     if candidates:  # R61, R63, A25
@@ -1175,13 +1187,13 @@ def _elimination(players: Sequence[str], pw: str | None, nw: str, improper: Sequ
     group = _group(candidates, metric, best=False)
     if len(group) == 1:
         return group[0], rule, None
-    pick = gt_pick(group, decisions.get(GT_EC), best=False)
-    if pick:
-        return pick, rule + ", then the Gamewide Tiebreak", None
-    return None, "", DecisionRequest(
+    # Asked while the tie stands, entered or not, so that an entered ranking can still be corrected.
+    req = DecisionRequest(
         GT_EC, f"Gamewide Tiebreak: {_and(group)} are tied for the Elimination Candidate ({rule}). Rank them, best "
         "first: the last goes to the Elimination Candidate.", DecisionKind.RANKING, tuple(group),
         default="no Elimination Candidate yet")
+    pick = gt_pick(group, decisions.get(GT_EC), best=False)
+    return (pick, rule + ", then the Gamewide Tiebreak", req) if pick else (None, "", req)
 
 
 def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Sequence[str],
@@ -1220,6 +1232,9 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
         winner, method = pw, "parasite"
         reasons.append(f"{pw} planted the Parasite with the most Energy ({pw_plant['energy']}) in the round the "
                        "Sequence was activated and wins the Main Match.")
+        if len(nw_group) > 1:
+            reasons.append(f"Without the Parasite, {_and(nw_group)} are tied on {basis}: "
+                           + (f"the Gamewide Tiebreak puts {nw} first." if nw else "the Gamewide Tiebreak decides."))
     else:
         winner, method = nw, "normal"
         if nw and len(nw_group) > 1:
@@ -1236,9 +1251,9 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
         if req is not None:
             requests.append(req)
     else:  # the EC may not depend on who wins the tie: settle it if every outcome agrees
-        found = {_elimination(players, pw, cand, improper, metric, mname, nw_key, opts, decisions)[:2]
-                 for cand in nw_group}
-        ec, ec_rule = next(iter(found)) if len(found) == 1 else (None, "")
+        found = [_elimination(players, pw, cand, improper, metric, mname, nw_key, opts, decisions)[:2]
+                 for cand in nw_group]
+        ec, ec_rule = found[0] if len({f[0] for f in found}) == 1 else (None, "")
         if ec is None:
             reasons.append("The Elimination Candidate is known once the Gamewide Tiebreak settles the tie above.")
     if ec:
@@ -1620,8 +1635,9 @@ class Skeld(GameRules):
                 start = c["energy"]
                 if opts["income_before_round_1"]:  # A8
                     c["energy"] = min(c["cap"], c["energy"] + INCOME)
-                facts.append(EnergyAccount(p, c["name"], c["pos"], start, 0, 0, 0, 0, 0, 0, 0, start,
-                                           c["energy"] - start, c["energy"], c["cap"], audience=(p,)))
+                facts.append(EnergyAccount(p, c["name"], c["pos"], start, 0, 0, 0, 0, 0, start, c["energy"],
+                                           c["cap"], audience=(p,)))
+                facts.append(EndOfRoundEnergy(p, c["name"], 0, 0, start, c["energy"] - start, audience=HOST_ONLY))
         st["balances"] = dict(rin.balances)
         st["round"] = 1
         facts += self._room_facts(st, {})
@@ -1914,9 +1930,13 @@ class Skeld(GameRules):
             for i, (c, plan) in enumerate(zip(st["crew"][p], plans[p])):
                 facts.append(EnergyAccount(
                     p, c["name"], c["pos"], plan["energy_start"], plan["banana_gain"], len(plan["move_path"]),
-                    1 if plan["toe"] else 0, plan["bid"] or 0, plan["disable_energy"], drained.get((p, i), 0),
-                    gained.get((p, i), 0), end_energy[(p, i)], 0 if ended else c["energy"] - end_energy[(p, i)],
+                    1 if plan["toe"] else 0, plan["bid"] or 0, plan["disable_energy"], plan["energy_left"],
                     None if ended else c["energy"], c["cap"], audience=(p,)))
+        for p in players:
+            for i, c in enumerate(st["crew"][p]):
+                facts.append(EndOfRoundEnergy(p, c["name"], drained.get((p, i), 0), gained.get((p, i), 0),
+                                              end_energy[(p, i)], 0 if ended else c["energy"] - end_energy[(p, i)],
+                                              audience=HOST_ONLY))
         facts += self._room_facts(st, activators)
         if ended:
             facts += self._end_facts(st, r, seqs)
