@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..core.errors import SheetbridgeError
-from . import announce, decide, demo, games, new, repair, resolve, status, undo
+from . import announce, decide, demo, games, new, repair, resolve, simulate, status, undo
 
 
 class _Group(click.Group):
@@ -39,7 +39,7 @@ def main(debug: bool) -> None:
     """Resolve online reality game rounds from spreadsheets."""
 
 
-for _module in (games, new, status, resolve, undo, repair, decide, announce, demo):
+for _module in (games, new, status, resolve, undo, repair, decide, announce, demo, simulate):
     main.add_command(_module.command)
 
 try:  # the Google credentials helper lives beside the Google backend
