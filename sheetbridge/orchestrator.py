@@ -99,10 +99,19 @@ class Loaded:
     revision: int = 0                         # bumped by every master write (compare-and-set at commit)
     saved: dict[str, dict[str, Any]] = field(default_factory=dict)  # round -> player -> entries kept by undo
     typed_decisions: dict[str, str] = field(default_factory=dict)   # values typed in the Decisions tab
+    handled: list[str] = field(default_factory=list)  # ids of menu requests that changed the game (exactly once)
+    locked: dict[str, Any] | None = None      # the deadline snapshot of the open round's submissions
+    deadline: str = ""                        # the Config tab's deadline, as the host typed it
+    opened_at: dict[str, str] = field(default_factory=dict)   # round -> when its forms were published (UTC)
+    extra: dict[str, Any] = field(default_factory=dict)       # other master tabs read with the game (Control)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
-        return {"revision": self.revision + 1, "saved": self.saved}
+        opened = dict(self.opened_at)
+        if self.deadline and not self.match.finished:   # only a daily deadline needs it (and no clock otherwise:
+            opened.setdefault(str(self.match.round), utc_now())   # the same inputs give the same bytes)
+        return {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
+                "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
 
 
 def _tab_names(game_id: str) -> list[str]:
@@ -110,7 +119,13 @@ def _tab_names(game_id: str) -> list[str]:
     return [L.tab_name(k) for k in ("config", "players", "ledger", "record")] + [t.name for t in game.spec.tables]
 
 
-def load(store: Store, game_id: str | None = None) -> Loaded:
+def utc_now() -> str:
+    """Now, UTC, to the second: the one place the orchestrator reads the clock (tests patch it)."""
+    import datetime as dt
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = ()) -> Loaded:
     master = store.open(MASTER, store.master_location())
     game_id = game_id or getattr(store, "game_id", None)
     if game_id is None:
@@ -121,8 +136,8 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
         game_id = master.read([L.tab_name("record")])[L.tab_name("record")]
         game_id = L.read_json_tab(game_id, f"{master.location}, tab {L.tab_name('record')}")["match"]["game"]
     try:
-        rects = master.read(_tab_names(game_id) + [DECISIONS_TAB])
-    except WorkbookError:   # a master written before the Decisions tab existed
+        rects = master.read(_tab_names(game_id) + [DECISIONS_TAB] + list(extra_tabs))
+    except WorkbookError:   # a master written before the Decisions tab existed, or without an extra tab
         rects = master.read(_tab_names(game_id))
     where = f"{master.location}, tab "
     record = L.read_json_tab(rects[L.tab_name("record")], where + L.tab_name("record"))
@@ -161,9 +176,22 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
     if problems:
         raise ConfigError(f"{master.location}: " + "; ".join(problems))
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]
+    deadline = _read_setting(rects[L.tab_name("config")], "deadline")
     return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,
                   int(record.get("revision", 0)), dict(record.get("saved", {})),
-                  read_decisions(rects.get(DECISIONS_TAB, [])))
+                  read_decisions(rects.get(DECISIONS_TAB, [])), list(record.get("handled", [])),
+                  record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
+                  dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects})
+
+
+def _read_setting(rect, key: str) -> str | None:
+    """A setting row of the Config tab ("deadline" | value), above the options; None if absent."""
+    for row in rect:
+        if row and row[0] == "option":
+            break
+        if row and row[0] == key:
+            return row[1].strip() if len(row) > 1 else ""
+    return None
 
 
 def _read_options(rect) -> dict[str, str] | None:
@@ -734,6 +762,8 @@ def demo_files(folder: Path) -> list[Path]:
             pass
     files += [folder / name for name in (".sheetbridge-google-cache.json", XLSX_LOCK, XLSX_LOCK + ".json")]
     files += sorted((folder / XLSX_TMP).glob("*")) if (folder / XLSX_TMP).is_dir() else []
+    files += sorted((folder / "pictures").glob("round-*-board.png"))       # the pictures it drew
+    files += sorted((folder / "pictures" / "private").glob("*-round-*.png"))
     return [f for f in files if f.exists()]
 
 

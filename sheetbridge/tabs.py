@@ -26,6 +26,9 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     cfg_rows: list[list[Any]] = [["game", game.spec.id, game.spec.name], ["name", m.name, "this game's id in the ledger"],
                                  ["seed", str(m.seed), "every round's random draws derive from it"],
                                  ["round", m.round if not m.finished else "finished", "the round open for submissions"],
+                                 ["deadline", (record_extra or {}).get("deadline", ""),
+                                  "when the open round's submissions lock, UTC: '2026-11-24 15:00' once, or '15:00' "
+                                  "(3pm) every day; `sheetbridge watch` (or `sheetbridge lock`) takes the snapshot"],
                                  ["option", "value", "options can be changed until round 1 is resolved"]]
     for o in game.spec.options:
         allowed = f" Allowed: {', '.join(map(str, o.choices))}." if o.choices else ""

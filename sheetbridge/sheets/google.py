@@ -35,6 +35,7 @@ import requests
 from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.urls import DRIVE_FILES_API_V3_URL
+from gspread.utils import rowcol_to_a1
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from ..core.errors import BackendError, ConfigError, WorkbookError
@@ -360,6 +361,17 @@ class GoogleBook(Book):
                 raise self.store._failure(what, exc2) from None
         except requests.RequestException as exc:
             raise self.store._failure(what, exc) from None
+
+    def update_cells(self, tab: str, cells: Mapping[tuple[int, int], object]) -> None:
+        """One values:batchUpdate, RAW input (text stays literal), only the given cells."""
+        if not cells:
+            return
+        data = [{"range": f"{_quote(tab)}!{rowcol_to_a1(r, c)}", "majorDimension": "ROWS",
+                 "values": [["" if v is None else v]]} for (r, c), v in sorted(cells.items())]
+        try:
+            self.store.http.values_batch_update(self.location, body={"valueInputOption": "RAW", "data": data})
+        except (APIError, requests.RequestException) as exc:
+            raise self.store._failure(f"updating {tab} in {self.label}", exc) from None
 
     def remove_tabs(self, tabs: Sequence[str]) -> None:
         known = self.store._sheets(self.location)
