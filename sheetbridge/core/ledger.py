@@ -79,16 +79,24 @@ class Ledger:
         return [r for r in self.rows if r.round == round_no]
 
     def reverse_round(self, round_no: int, why: str) -> list[LedgerRow]:
-        """Append reversals of every live row of `round_no` (for undo)."""
-        live: dict[str, LedgerRow] = {}
-        for r in self.rows:
-            if r.round != round_no or r.key.endswith(":undo"):
-                continue
-            if self.has(r.key + ":undo"):
-                continue
-            live[r.key] = r
-        rev = [LedgerRow(r.game, r.round, r.player, -r.change, f"undo: {r.reason}", r.key + ":undo",
-                         why) for r in live.values()]
+        """Append reversals of the live rows that resolving `round_no` booked (for undo).
+
+        A round's own rows are the ones keyed ``<game>:r<round>g<n>:<i>`` (see
+        :meth:`~sheetbridge.core.match.Match.resolve`). Opening balances, host rows and
+        corrections belong to the game, not to a round, even when their round column
+        says 0; so undoing a pregame (round 0) keeps every opening balance.
+
+        >>> led = Ledger("g", [LedgerRow("g", 0, "Ann", 10, "opening balance", "g:opening:Ann"),
+        ...                    LedgerRow("g", 0, "Ann", -3, "bid", "g:r0g0:0")])
+        >>> [r.key for r in led.reverse_round(0, "undo of round 0")]
+        ['g:r0g0:0:undo']
+        >>> led.balance("Ann"), led.reverse_round(0, "again")
+        (10, [])
+        """
+        prefix = f"{self.game}:r{round_no}g"
+        rev = [LedgerRow(r.game, r.round, r.player, -r.change, f"undo: {r.reason}", r.key + ":undo", why)
+               for r in self.rows
+               if r.key.startswith(prefix) and not r.key.endswith(":undo") and not self.has(r.key + ":undo")]
         return self.append(rev)
 
 

@@ -249,7 +249,11 @@ class Match:
 
     # ------------------------------------------------------------ undo
     def undo(self) -> RoundRecord:
-        """Roll back the last resolved round by replaying the record up to the round before."""
+        """Roll back the last resolved round by replaying the record up to the round before.
+
+        Only the rows that resolving the round booked are reversed: opening balances
+        belong to the game, so undoing a pregame (round 0) keeps them.
+        """
         if not self.rounds:
             raise UsageError(f"{self.name} has no resolved round to undo")
         last = self.rounds[-1]
