@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from .core import integrity
 from .core.errors import ConfigError, GameBusy, LedgerError, SheetbridgeError, UsageError, WorkbookError
 from .core.game import get_game
-from .core.ledger import parse_rows
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from .sheets import layout as L
@@ -104,6 +104,7 @@ class Loaded:
     deadline: str = ""                        # the Config tab's deadline, as the host typed it
     opened_at: dict[str, str] = field(default_factory=dict)   # round -> when its forms were published (UTC)
     extra: dict[str, Any] = field(default_factory=dict)       # other master tabs read with the game (Control)
+    accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -125,7 +126,10 @@ def utc_now() -> str:
     return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = ()) -> Loaded:
+def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (), *,
+         accept_ledger_edits: bool = False) -> Loaded:
+    """Read a game from its master book; refuse (LedgerError) if the ledger or record was edited by hand,
+    unless `accept_ledger_edits` (then correcting rows are booked, see :func:`accept_ledger_edits`)."""
     master = store.open(MASTER, store.master_location())
     game_id = game_id or getattr(store, "game_id", None)
     if game_id is None:
@@ -142,9 +146,13 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
     where = f"{master.location}, tab "
     record = L.read_json_tab(rects[L.tab_name("record")], where + L.tab_name("record"))
     store.import_cache(record.get("store", {}))
-    rows, problems = parse_rows(record["match"]["name"], rects[L.tab_name("ledger")])
-    if problems:
-        raise ConfigError(f"{master.location}: " + "; ".join(problems))
+    # The record is the authority for the ledger; the Ledger tab is its checked copy (core/integrity.py).
+    checked = integrity.verify_record(record, rects[L.tab_name("ledger")])
+    if checked.problems:
+        raise ConfigError(f"{master.location}: " + "; ".join(checked.problems))
+    if checked.findings and not accept_ledger_edits:
+        raise LedgerError(f"{master.location}: " + integrity.describe(checked.findings))
+    rows, accepted = integrity.accept(checked) if checked.findings else (checked.rows, [])
     game = get_game(game_id)
     tables = {t.name: rects[t.name] for t in game.spec.tables}
     match = Match.from_json(record["match"], rows, tables=tables)
@@ -152,13 +160,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
         match.ledger.check_no_negative(match.players)
     except LedgerError as e:
         raise LedgerError(f"{master.location}, tab {L.tab_name('ledger')}: {e}") from None
-    warnings: list[str] = []
-    # Nothing is lost: rows the record booked but the Ledger tab lacks are restored.
-    missing = [r for rec in match.rounds for r in rec.ledger if not match.ledger.has(r.key)]
-    if missing:
-        match.ledger.append(missing)
-        warnings.append(f"{len(missing)} ledger row(s) booked by resolved rounds were missing from the Ledger tab "
-                        "and have been restored")
+    warnings: list[str] = checked.notes + accepted
     options = _read_options(rects[L.tab_name("config")])
     if options is not None:
         try:
@@ -181,7 +183,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
                   int(record.get("revision", 0)), dict(record.get("saved", {})),
                   read_decisions(rects.get(DECISIONS_TAB, [])), list(record.get("handled", [])),
                   record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
-                  dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects})
+                  dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
 
 
 def _read_setting(rect, key: str) -> str | None:
@@ -680,6 +682,21 @@ def _salvage(ld: Loaded, player: str, st: BookState) -> tuple[Mapping[str, Any] 
                                f"moved back into a new Submission tab and {name!r} was removed")
     return None, None, (f"{player}'s file had no Submission tab ({st.error}): a new one was drawn; the player "
                         "re-enters this round's entries")
+
+
+def accept_ledger_edits(store: Store) -> list[str]:
+    """Accept hand edits of the Ledger tab (or the Record tab): book correcting rows, never rewrite a row.
+
+    Each accepted edit becomes a correcting row (the recorded row is put back as it
+    was) and a line in the Host log until the next command rewrites it; the master is
+    written once, the record re-sealed. Returns those lines (none: the Ledger tab matched
+    the record and nothing was written).
+    """
+    with store.lock("repair --accept-ledger-edits"):
+        ld = load(store, accept_ledger_edits=True)
+        if ld.accepted:
+            _commit(ld)
+        return ld.accepted
 
 
 # ------------------------------------------------------------ demo

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from .core.ledger import COLUMNS as LEDGER_COLUMNS
+from .core import integrity
 from .core.match import Match
 from .sheets import layout as L
 from .sheets.model import CellData, TabData
@@ -49,15 +49,18 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     for rec in reversed(m.rounds):
         for line in rec.problems() + rec.host_log:
             log_rows.append([rec.round, line])
-    record = {"match": m.to_json(), "players": [{"name": p.name, "email": p.email} for p in players],
-              "locations": dict(locations), "board": board, "store": store.export_cache(), **(record_extra or {})}
+    # Sealed with a checksum of itself, and the Ledger tab's column H chains its rows (core/integrity.py).
+    record = integrity.seal({"match": m.to_json(), "players": [{"name": p.name, "email": p.email} for p in players],
+                             "locations": dict(locations), "board": board, "store": store.export_cache(),
+                             **(record_extra or {})})
+    ledger_rows = [r.as_list() + [check] for r, check in zip(m.ledger.rows, integrity.chain(m.ledger.rows))]
     tabs = {
         L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"]),
         L.tab_name("players"): L.key_value_tab("Players", player_rows, ["player", "email", "file", "garnets now"]),
         L.tab_name("rounds"): L.key_value_tab("Round log", round_rows,
                                               ["round", "status", "submitted", "with problems", "ledger rows"]),
         L.tab_name("board"): L.report_tab(m.public_report()),
-        L.tab_name("ledger"): L.table_tab([list(LEDGER_COLUMNS)] + [r.as_list() for r in m.ledger.rows]),
+        L.tab_name("ledger"): L.table_tab([list(integrity.HEADER)] + ledger_rows),
     }
     tabs[DECISIONS_TAB] = decisions_tab(m)
     for t in game.spec.tables:

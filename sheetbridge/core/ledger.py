@@ -98,34 +98,3 @@ class Ledger:
                for r in self.rows
                if r.key.startswith(prefix) and not r.key.endswith(":undo") and not self.has(r.key + ":undo")]
         return self.append(rev)
-
-
-def parse_rows(game: str, rect: Sequence[Sequence[object]]) -> tuple[list[LedgerRow], list[str]]:
-    """Ledger rows from the Ledger tab (header first). Returns rows and problems.
-
-    Host rows without a key (typed by hand for garnets earned outside the game)
-    get a key from their position so they are counted once.
-    """
-    rows: list[LedgerRow] = []
-    problems: list[str] = []
-    for i, raw in enumerate(rect[1:], start=2):
-        cells = [("" if v is None else str(v)).strip() for v in raw] + [""] * 7
-        if not any(cells[:7]):
-            continue
-        g, rnd, player, change, reason, key, memo = cells[:7]
-        try:
-            amount = int(float(change))
-        except ValueError:
-            problems.append(f"Ledger tab, row {i}: change {change!r} is not a whole number of garnets")
-            continue
-        try:
-            rnd_no = int(float(rnd)) if rnd else 0
-        except ValueError:
-            problems.append(f"Ledger tab, row {i}: round {rnd!r} is not a whole number")
-            continue
-        if not player:
-            problems.append(f"Ledger tab, row {i}: no player named")
-            continue
-        rows.append(LedgerRow(g or game, rnd_no, player, amount, reason or "host adjustment",
-                              key or f"{game}:host:row{i}", memo))
-    return rows, problems
