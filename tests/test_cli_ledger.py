@@ -218,3 +218,14 @@ def test_a_version_1_master_is_read_and_upgraded(game):
     record = json.loads("".join(c.value for c in wb["Record"]["A"][1:]))
     assert record["match"]["version"] == 2 and "checksum" in record
     assert run("status", game).exit_code == 0
+
+
+def test_an_accepted_edit_that_would_overdraw_is_refused_and_nothing_is_written(game):
+    type_submission(game / "players" / "Ann.xlsx", "Your play", [1, "Null"])
+    type_submission(game / "players" / "Ann.xlsx", "Purchases (optional)", ["7", "no"])
+    run("resolve", game)                              # Ann: 10 - 5 for a card
+    edit_ledger(game, set_ledger_cell(2, 4, 0))       # her opening 10 -> 0 would leave -5
+    before = digest(game)
+    res = run("repair", game, "--accept-ledger-edits", ok=False)
+    assert res.exit_code == 2 and "Ann's garnet balance adds up to -5" in res.output
+    assert digest(game) == before

@@ -138,7 +138,7 @@ def test_added_keyed_row_and_a_copied_row_are_booked_as_host_rows_when_accepted(
         "Ledger row 7, key g:r1g0:0: a second copy of row 5's key (a row typed by hand has no key)"]
     rows, _ = accept(checked)
     assert booked(rows[4:]) == [("Bo", 7, "g:host:1"), ("Ann", -5, "g:host:2")]
-    assert rows[4].memo == " (typed key made-up)" and rows[4].round == 2
+    assert rows[4].memo == "(typed key made-up)" and rows[4].round == 2
 
 
 def test_a_row_for_a_name_that_is_not_a_player_is_refused_and_left_out_when_accepted():

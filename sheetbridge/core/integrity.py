@@ -406,7 +406,7 @@ def _book_loose(checked: Checked, loose: Sequence[_Entry], players: Sequence[str
         host_key = _next_key(keys, f"{checked.name}:host:")
         keys.add(host_key)
         row = LedgerRow(game or checked.name, rnd_no, name, amount, reason or "host adjustment", host_key,
-                        memo + (f" (typed key {key})" if key else ""))
+                        f"{memo} (typed key {key})".strip() if key else memo)
         if not key:
             checked.rows.append(row)
         elif key in number_of:
