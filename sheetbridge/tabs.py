@@ -5,6 +5,7 @@ private tab comes from :meth:`Match.player_report`, the one per-player view.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .core import integrity
@@ -106,16 +107,29 @@ def _cell(v: Any) -> Any:
     return str(v).lower() if isinstance(v, bool) else v
 
 
-def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None) -> dict[str, TabData]:
-    """A player's book: their form, their private report (the one view function), the public board."""
+def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None,
+                locked: bool = False) -> dict[str, TabData]:
+    """A player's book: their form, their private report (the one view function), the public board.
+    ``locked``: the deadline passed; the form shows the snapshot and nothing in it is editable."""
     if m.finished:
         sub = TabData(rows=[[CellData("The match is over: no more submissions.", bold=True)],
                             [CellData("Round", bold=True), CellData("finished")]])
     else:
         sub = L.form_tab(m.form(player), player, prefill)
+        if locked:
+            sub = locked_form(sub)
     return {L.tab_name("submission"): sub,
             L.tab_name("results"): L.report_tab(m.player_report(player)),
             L.tab_name("board"): L.report_tab(m.public_report())}
+
+
+def locked_form(tab: TabData) -> TabData:
+    """The same Submission tab with no entry cell left editable, and a title that says why."""
+    rows = [[replace(c, input=False, choices=()) for c in row] for row in tab.rows]
+    if rows and rows[0]:
+        first = rows[0][0]
+        rows[0][0] = replace(first, value=f"{first.value} (locked at the deadline: the host has your entries)")
+    return replace(tab, rows=rows, protected=True)
 
 
 def board_tabs(m: Match) -> dict[str, TabData]:

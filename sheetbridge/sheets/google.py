@@ -396,6 +396,8 @@ class GoogleBook(Book):
 class GoogleStore(Store):
     """A game's books as Google spreadsheets.
 
+    ``locks_forms``: at the deadline the players' Submission tabs are protected so only the host edits them.
+
     Build it from exactly one of: ``client`` (a ``gspread.Client``), ``session`` (a
     ``requests.Session`` that already authorises requests: the seam tests use) or
     ``credentials`` (google-auth credentials). See :func:`open_google_store` for
@@ -457,6 +459,8 @@ class GoogleStore(Store):
 
     def describe(self) -> str:
         return "Google Sheets" + (f" (master {self.master_id})" if self.master_id else "")
+
+    locks_forms = True
 
     # ---- Store interface
     def lock(self, command: str):
