@@ -1293,6 +1293,8 @@ def test_a_tie_for_the_win_waits_for_the_gamewide_tiebreak():
     assert "no Token of Life" in req.default
     board = m.public_report().text()
     assert "Pending, for the host: Gamewide Tiebreak: Marcer and uri are tied for the win" in board
+    assert out.ending == "sequence_tiebreak" and out.scores == {"Marcer": 30.0, "uri": 30.0, "Spadez": 19.0,
+                                                                 "Ann": 12.0}
     m.decide("gt-winner", "uri, Marcer")
     out = m.outcome()
     assert out.winners == ("uri",) and [(a.player, a.kind) for a in out.awards] == [("uri", "Token of Life")]
@@ -1327,6 +1329,7 @@ def test_after_a_winning_plant_the_tied_would_be_winners_wait_for_the_gamewide_t
     rec = m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="3"))})
     out = m.outcome()
     assert out.winners == ("Spadez",) and out.awards[0].player == "Spadez" and out.elimination_candidate is None
+    assert out.ending == "parasite"
     (req,) = m.pending()
     assert req.key == "gt-winner" and "would have won without the Parasite" in req.question
     m.decide("gt-winner", "uri, Marcer")

@@ -2190,8 +2190,17 @@ class Skeld(GameRules):
         awards = ((Award(res["winner"], "Token of Life", 1, "Skeld winner" if res["method"] == "normal"
                          else "Skeld winner by planting the Parasite"),) if res["winner"] else ())
         standings = tuple((p, res["numbers"][p]) for p in res["order"])
+        seqs, comps = end["sequences"], state["components"]
+        if not seqs:    # the Sequence Value the end is judged on (R46, R47, R50)
+            scores = {p: float(total_value(comps[p])) for p in state["players"]}
+        else:
+            scores = {p: float(max(sequence_value(comps[p], s) for s in seqs)) for p in state["players"]}
+        ending = ("parasite" if res["method"] == "parasite" else "rounds_out" if not seqs
+                  else "sequence" if len(seqs) == 1 else "sequences")
+        if res["method"] == "normal" and len(res["normal_group"]) > 1:
+            ending += "_tiebreak"   # decided (or still to be decided) by the Gamewide Tiebreak
         return Outcome(winners, losers, res["ec"], standings, tuple(res["reasons"]), awards,
-                       requests=tuple(res["requests"]))
+                       requests=tuple(res["requests"]), scores=scores, ending=ending)
 
     # ---- starting from a position -------------------------------------------
     def from_position(self, players, options, tables, position, rng: Rng) -> State:
