@@ -131,7 +131,7 @@ def test_pregame_names_and_start_cells():
     assert room.audience == ("uri",)   # no other player's crewmate shares uri's room
     assert [(f.crewmate, f.next_start) for f in of_type(facts, skeld.EnergyAccount) if f.player == "uri"] == [
         ("CrewA", 5), ("CrewB", 5)]
-    assert {f.audience for f in of_type(facts, skeld.StartCell)} == {(p,) for p in PLAYERS}  # not revealed
+    assert {f.audience for f in of_type(facts, skeld.CrewStart)} == {(p,) for p in PLAYERS}  # not revealed
     priv = text(m.rounds[0].private["uri"])
     assert "CrewA is in 3A: with uri.CrewB (yours)" in priv and "CrewA: 5" in priv and "CrewB: 5" in priv
     assert "Marcer" not in priv
@@ -196,7 +196,7 @@ def test_move_off_row_or_column_is_refused_and_the_crewmate_stays():
     m.resolve({"uri": sub(row(move="2B"))})
     assert crew(m, "uri", 0)["pos"] == "1A"
     assert crew(m, "uri", 0)["energy"] == 7  # nothing spent: 5 + 3 = 8 -> cap 7
-    (told,) = of_type(m.rounds[-1].facts, skeld.SubmissionProblem)  # the problem is reported privately
+    (told,) = of_type(m.rounds[-1].facts, skeld.OrderProblem)  # the problem is reported privately
     assert told.audience == ("uri",) and told.problem.value == "2B"
     assert told.problem.message in text(m.rounds[-1].private["uri"])
 
@@ -480,7 +480,7 @@ def test_wiwaxia_drains_everyone_else_in_the_room_two_uses():
     assert "no Wiwaxia with a use left" in s.problems[0].reason
     # R40: a used-up bonus is still reported to crewmates in the same room
     (room,) = [f for f in visible(m.rounds[-1].facts, "Ann") if isinstance(f, skeld.RoomOccupants) and f.room == "W"]
-    assert room.occupants[0].items == (skeld.HeldItem("W", 0),)
+    assert room.occupants[0].items == (skeld.BonusHeld("W", 0),)
     assert "Wiwaxia (used up)" in text(m.rounds[-1].private["Ann"])
     # who was drained is the host's alone (A16)
     assert [(f.player, f.drained, f.end) for f in of_type(m.rounds[1].facts, skeld.EndOfRoundEnergy)
@@ -529,8 +529,8 @@ def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
     assert [c["energy"] for c in m.state["crew"]["uri"]] == [8, 8]
     s = m.parse("uri", sub(upgrades="1"))
     assert s.problems[0].field == "cap_upgrades" and s.problems[0].kind is ProblemKind.ILLEGAL
-    assert of_type(m.rounds[-1].facts, skeld.CapRaise) == [
-        skeld.CapRaise("uri", 2, 6, ("CrewA", "CrewB"), (9, 9), True, audience=("uri",))]   # private (A39)
+    assert of_type(m.rounds[-1].facts, skeld.EnergyCapRaise) == [
+        skeld.EnergyCapRaise("uri", 2, 6, ("CrewA", "CrewB"), (9, 9), True, audience=("uri",))]   # private (A39)
     assert "cap_upgrades" not in text(m.rounds[-1].public) and "9" not in text(m.rounds[-1].public)
 
 
@@ -538,7 +538,7 @@ def test_cap_raise_without_enough_garnets_is_refused():
     m = new_match(garnets={"uri": 5})
     m.resolve({"uri": sub(upgrades="2")})  # needs 6, has 5: whole request dropped
     assert [c["cap"] for c in m.state["crew"]["uri"]] == [7, 7] and m.ledger.balance("uri") == 5
-    (refused,) = of_type(m.rounds[-1].facts, skeld.CapRaise)
+    (refused,) = of_type(m.rounds[-1].facts, skeld.EnergyCapRaise)
     assert (refused.accepted, refused.reason, refused.cost, refused.balance) == (False, "garnets", 6, 5)
     assert "Cap raise refused: it costs 6 garnets and you have 5." in text(m.rounds[-1].private["uri"])
 
@@ -566,8 +566,8 @@ def test_improper_plant_does_not_end_the_game_and_makes_the_planter_ec():
     m.resolve({"uri": sub(row(room="V", energy="3"))})
     assert not m.finished  # R62
     assert of_type(m.rounds[-1].facts, skeld.RoomActivated) == [skeld.RoomActivated("V")]
-    assert of_type(m.rounds[-1].facts, skeld.Plant) == [
-        skeld.Plant("uri", "CrewA", 1, 3, None, "no_sequence", True, audience=("uri",))]
+    assert of_type(m.rounds[-1].facts, skeld.ParasitePlant) == [
+        skeld.ParasitePlant("uri", "CrewA", 1, 3, None, "no_sequence", True, audience=("uri",))]
     assert not crew(m, "uri", 0)["parasite"] and m.state["vault_used"]["uri"]
     give(m, "uri", ["13A", "13B"])  # uri: total 26
     give(m, "Ann", ["1A"])          # Ann: total 1
@@ -943,8 +943,8 @@ def test_same_round_bonus_use_option():
     place(m2, "Ann", 0, "S", energy=5)
     m2.resolve({"uri": sub(row(room="S", energy="1", item="Summoner wall W")), "Ann": sub(row(room="S", energy="3"))})
     assert m2.state["walls"] == []  # Ann won S: uri's wall does not happen
-    assert of_type(m2.rounds[-1].facts, skeld.ItemNotUsed) == [
-        skeld.ItemNotUsed("uri", "CrewA", "S", "not won", audience=("uri",))]
+    assert of_type(m2.rounds[-1].facts, skeld.BonusNotUsed) == [
+        skeld.BonusNotUsed("uri", "CrewA", "S", "not won", audience=("uri",))]
     assert "did not win the Summoner's Meme" in text(m2.rounds[-1].private["uri"])
     m3 = new_match()  # off (A12 default): refused
     place(m3, "uri", 0, "S", energy=5)
@@ -1021,24 +1021,24 @@ def test_every_fact_of_a_hand_computed_round():
         return S.EndOfRoundEnergy(p, c, 0, 0, end, nxt - end, audience=HOST_ONLY)
 
     def contest(room, bids, winner, how):
-        return S.ActivationContest(room, tuple(S.Bid(*b) for b in bids), (S.Bid(*winner),), how, audience=HOST_ONLY)
+        return S.ActivationContest(room, tuple(S.RoomBid(*b) for b in bids), (S.RoomBid(*winner),), how, audience=HOST_ONLY)
 
     expected = (
-        S.SubmissionProblem("Marcer", problem("Marcer", "Crew2 move_to", "9C", "a room in the same row or column as 5A",
+        S.OrderProblem("Marcer", problem("Marcer", "Crew2 move_to", "9C", "a room in the same row or column as 5A",
                                               "9C is not in the same row or column as 5A", "Crew2 stays in 5A"),
                             audience=M),
-        S.SubmissionProblem("Marcer", problem("Marcer", "Crew2 activate_room", "9C", "the room Crew2 ends in (5A)",
+        S.OrderProblem("Marcer", problem("Marcer", "Crew2 activate_room", "9C", "the room Crew2 ends in (5A)",
                                               "the move to 9C was refused, so Crew2 stays in 5A",
                                               "no activation; no Energy spent"), audience=M),
-        S.ItemUsed("Marcer", "Crew2", "Y", 0, audience=M),
+        S.BonusUsed("Marcer", "Crew2", "Y", 0, audience=M),
         S.EnergyLost("Marcer", "Crew2", "banana", 2, 7, audience=M),
-        S.Move("Marcer", "Crew2", "move", "5A", "9C", (), 0, "9C is not in the same row or column as 5A", audience=M),
-        S.Move("uri", "CrewB", "move", "4A", "P", ("P",), 1, audience=U),
-        S.Move("uri", "CrewB", "toe", "P", "4B", ("4B",), 1, audience=U),
-        S.Move("Spadez", "CrewN", "move", "2A", "1A", ("1A",), 1, audience=SP),
-        S.Move("Ann", "Red", "move", "4B", "3C", ("3C",), 1, audience=A),
-        S.ItemUsed("Ann", "Blue", "Y", 0, audience=A),
-        S.Move("Ann", "Blue", "move", "10B", "10A", ("10A",), 1, audience=A),
+        S.CrewMove("Marcer", "Crew2", "move", "5A", "9C", (), 0, "9C is not in the same row or column as 5A", audience=M),
+        S.CrewMove("uri", "CrewB", "move", "4A", "P", ("P",), 1, audience=U),
+        S.CrewMove("uri", "CrewB", "toe", "P", "4B", ("4B",), 1, audience=U),
+        S.CrewMove("Spadez", "CrewN", "move", "2A", "1A", ("1A",), 1, audience=SP),
+        S.CrewMove("Ann", "Red", "move", "4B", "3C", ("3C",), 1, audience=A),
+        S.BonusUsed("Ann", "Blue", "Y", 0, audience=A),
+        S.CrewMove("Ann", "Blue", "move", "10B", "10A", ("10A",), 1, audience=A),
         # 1A: 2, 2 and 1: the ties are nullified, the 1 wins (R27)
         contest("1A", [("Marcer", "Crew1", 2), ("Spadez", "CrewN", 1), ("uri", "CrewA", 2)], ("Spadez", "CrewN", 1),
                 "highest untied bid"),
@@ -1049,7 +1049,7 @@ def test_every_fact_of_a_hand_computed_round():
         contest("10A", [("Ann", "Blue", 4)], ("Ann", "Blue", 4), "only bid"),
         S.ActivationAttempt("Ann", "Blue", "10A", 4, True, audience=A),
         S.ComponentGained("Ann", "Blue", "10A", "A", 10, audience=A),
-        S.ItemUsed("uri", "CrewB", "U", 0, "4B", audience=U),
+        S.BonusUsed("uri", "CrewB", "U", 0, "4B", audience=U),
         contest("4B", [("Spadez", "CrewM", 3), ("uri", "CrewB", 1)], ("uri", "CrewB", 1), "Urgot Peraphernalia"),
         S.ActivationAttempt("Spadez", "CrewM", "4B", 3, False, audience=SP),
         S.ActivationAttempt("uri", "CrewB", "4B", 1, True, audience=U),
@@ -1058,7 +1058,7 @@ def test_every_fact_of_a_hand_computed_round():
         S.ActivationAttempt("Ann", "Red", "3C", 2, True, audience=A),
         S.ComponentGained("Ann", "Red", "3C", "C", 3, audience=A),
         S.RoomActivated("1A"), S.RoomActivated("10A"), S.RoomActivated("4B"), S.RoomActivated("3C"),
-        S.ItemUsed("Ann", "Red", "S", 0, "east wall of 3C", audience=A),
+        S.BonusUsed("Ann", "Red", "S", 0, "east wall of 3C", audience=A),
         S.WallPlaced("3C", "E", "4B"),
         # Energy: start, spending, what is left, next start (income 3, cap 7)
         account("Marcer", "Crew1", "1A", 5, 3, 6, bid=2),
@@ -1074,19 +1074,19 @@ def test_every_fact_of_a_hand_computed_round():
         at_end("uri", "CrewB", 2, 5), at_end("Spadez", "CrewN", 3, 6), at_end("Spadez", "CrewM", 2, 5),
         at_end("Ann", "Red", 1, 4), at_end("Ann", "Blue", 1, 4),
         # R37, R40 (end-of-round rooms and what is carried), R38 (who activated), to those present
-        S.RoomOccupants("1A", (S.Occupant("Marcer", "Crew1", (), False), S.Occupant("uri", "CrewA", (), False),
-                               S.Occupant("Spadez", "CrewN", (), False)), audience=("Marcer", "uri", "Spadez")),
+        S.RoomOccupants("1A", (S.CrewInRoom("Marcer", "Crew1", (), False), S.CrewInRoom("uri", "CrewA", (), False),
+                               S.CrewInRoom("Spadez", "CrewN", (), False)), audience=("Marcer", "uri", "Spadez")),
         S.ActivatorsSeen("1A", ("Spadez",), audience=("Marcer", "uri", "Spadez")),
-        S.RoomOccupants("5A", (S.Occupant("Marcer", "Crew2", (S.HeldItem("Y", 0),), False),), audience=M),
-        S.RoomOccupants("10A", (S.Occupant("Ann", "Blue", (S.HeldItem("Y", 0),), False),), audience=A),
+        S.RoomOccupants("5A", (S.CrewInRoom("Marcer", "Crew2", (S.BonusHeld("Y", 0),), False),), audience=M),
+        S.RoomOccupants("10A", (S.CrewInRoom("Ann", "Blue", (S.BonusHeld("Y", 0),), False),), audience=A),
         S.ActivatorsSeen("10A", ("Ann",), audience=A),
-        S.RoomOccupants("4B", (S.Occupant("uri", "CrewB", (S.HeldItem("T", None), S.HeldItem("U", 0)), False),
-                               S.Occupant("Spadez", "CrewM", (), False)), audience=("uri", "Spadez")),
+        S.RoomOccupants("4B", (S.CrewInRoom("uri", "CrewB", (S.BonusHeld("T", None), S.BonusHeld("U", 0)), False),
+                               S.CrewInRoom("Spadez", "CrewM", (), False)), audience=("uri", "Spadez")),
         S.ActivatorsSeen("4B", ("uri",), audience=("uri", "Spadez")),
-        S.RoomOccupants("3C", (S.Occupant("Ann", "Red", (S.HeldItem("S", 0),), False),), audience=A),
+        S.RoomOccupants("3C", (S.CrewInRoom("Ann", "Red", (S.BonusHeld("S", 0),), False),), audience=A),
         S.ActivatorsSeen("3C", ("Ann",), audience=A),
         S.ShipBoard(GRID, ("1A", "10A", "4B", "3C"), ("3C|4B",)),
-        S.RoundClosed(1, 2),
+        S.MainMatchStatus(1, 2),
     )
     assert rec.facts == expected
     assert all(f.audience == PUBLIC for f in expected if isinstance(f, (S.RoomActivated, S.WallPlaced, S.ShipBoard)))
@@ -1114,13 +1114,13 @@ def test_a_refused_move_no_longer_activates_the_start_room():
     assert "4B" not in m.state["activated"] and m.state["components"]["uri"] == []
     assert crew(m, "uri", 0)["energy"] == 5 and crew(m, "uri", 1)["energy"] == 7   # nothing spent: 2 + 3, 5 + 3 -> 7
     assert of_type(rec.facts, skeld.ActivationAttempt) == [] and of_type(rec.facts, skeld.RoomActivated) == []
-    probs = [f.problem for f in of_type(rec.facts, skeld.SubmissionProblem)]
+    probs = [f.problem for f in of_type(rec.facts, skeld.OrderProblem)]
     assert [(p.field, p.value, p.reason) for p in probs] == [
         ("CrewA move_to", "4C", "the way from 4B to 4C crosses a wall"),
         ("CrewA activate_room", "4C", "the move to 4C was refused, so CrewA stays in 4B"),
         ("CrewB activate_room", "2B", "CrewB ends its movement in 1B, not 2B")]
     assert all(p.default == "no activation; no Energy spent" for p in probs[1:])
-    (move,) = of_type(rec.facts, skeld.Move)
+    (move,) = of_type(rec.facts, skeld.CrewMove)
     assert (move.start, move.to, move.refused) == ("4B", "4C", "the way from 4B to 4C crosses a wall")
     assert "the move to 4C was refused, so CrewA stays in 4B" in rec.private["uri"].text()   # told why
     # The same for a disable: it names its room (E11), and an activation or a disable alone is incomplete.
@@ -1174,7 +1174,7 @@ def test_contests_say_which_tie_break_decided():
     rec = m.resolve({"Marcer": sub(row(room="1A", energy="2")), "uri": sub(row(room="1A", energy="2")),
                      "Ann": sub(row(room="P", energy="3")), "Spadez": sub(row(room="P", energy="1"))})
     contests = {f.room: (f.winners, f.decided_by) for f in of_type(rec.facts, skeld.ActivationContest)}
-    assert contests == {"1A": ((), "all tied"), "P": ((skeld.Bid("Ann", "Red", 3),), "highest bid")}
+    assert contests == {"1A": ((), "all tied"), "P": ((skeld.RoomBid("Ann", "Red", 3),), "highest bid")}
     assert [f.room for f in of_type(rec.facts, skeld.RoomActivated)] == ["P"]
 
 
@@ -1334,7 +1334,7 @@ def test_after_a_winning_plant_the_tied_would_be_winners_wait_for_the_gamewide_t
     assert req.key == "gt-winner" and "would have won without the Parasite" in req.question
     m.decide("gt-winner", "uri, Marcer")
     assert m.outcome().elimination_candidate == "uri" and m.outcome().winners == ("Spadez",)
-    (plant,) = of_type(rec.facts, skeld.Plant)
+    (plant,) = of_type(rec.facts, skeld.ParasitePlant)
     assert (plant.player, plant.verdict, plant.improper, plant.audience) == ("Spadez", "correct", False, ("*",))
 
 
@@ -1453,3 +1453,24 @@ def test_no_ruling_numbers_in_anything_players_or_the_public_read():
         texts += list(out.reasons) + [a.reason for a in out.awards] + [r.question for r in out.requests]
         found = sorted({hit for t in texts for hit in ruling.findall(t)})
         assert found == [], found
+
+
+def test_no_other_game_shares_a_fact_name_with_skeld():
+    # The record's JSON names a fact by its class name alone: two games with a fact of the same name
+    # would rebuild each other's facts after a round trip (the reports would silently change).
+    import dataclasses
+    import inspect
+    import sys
+    from sheetbridge.core.game import games
+    from sheetbridge.core.types import _TYPES
+
+    def registered(module):
+        return {c.__name__: c for _, c in inspect.getmembers(module, inspect.isclass)
+                if dataclasses.is_dataclass(c) and c.__module__ == module.__name__ and c.__name__ in _TYPES}
+    mine = registered(skeld)
+    assert len(mine) > 30 and all(_TYPES[name] is cls for name, cls in mine.items())
+    for game_id, game in games().items():
+        module = sys.modules[type(game).__module__]
+        if module is not skeld:
+            shared = sorted(set(registered(module)) & set(mine))
+            assert not shared, f"{game_id} has fact classes named like Skeld's: {shared}"

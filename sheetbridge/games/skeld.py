@@ -258,7 +258,7 @@ class DisablesAnnounced(Fact):
 
 @fact
 @dataclass(frozen=True)
-class RoundClosed(Fact):
+class MainMatchStatus(Fact):
     """The round is over: the Main Match continues with `next_round`, or ends (None)."""
     round: int
     next_round: int | None
@@ -266,7 +266,7 @@ class RoundClosed(Fact):
 
 @fact
 @dataclass(frozen=True)
-class StartCell(Fact):
+class CrewStart(Fact):
     """Where a crewmate starts (pregame): its player's, public with reveal_start_positions (A34)."""
     player: str
     crewmate: str
@@ -275,7 +275,7 @@ class StartCell(Fact):
 
 @fact
 @dataclass(frozen=True)
-class StartCellAssigned(Fact):
+class CrewStartAssigned(Fact):
     """A start cell the player did not give validly, drawn or fixed by the host option (A33)."""
     player: str
     crewmate: str
@@ -285,7 +285,7 @@ class StartCellAssigned(Fact):
 
 @fact
 @dataclass(frozen=True)
-class SubmissionProblem(Fact):
+class OrderProblem(Fact):
     """Something wrong in a player's submission and the default applied (section e)."""
     player: str
     problem: Problem
@@ -293,14 +293,14 @@ class SubmissionProblem(Fact):
 
 @fact
 @dataclass(frozen=True)
-class NoSubmission(Fact):
+class NoOrders(Fact):
     """The player submitted nothing: crewmates stay put and do nothing (A33)."""
     player: str
 
 
 @fact
 @dataclass(frozen=True)
-class CapRaise(Fact):
+class EnergyCapRaise(Fact):
     """Energy cap raises bought (or refused, E27) at the start of the round (R17, A11)."""
     player: str
     raises: int
@@ -314,7 +314,7 @@ class CapRaise(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Move(Fact):
+class CrewMove(Fact):
     """A crewmate's move ("move") or Take Back Toe step ("toe"), made or refused and why."""
     player: str
     crewmate: str
@@ -339,7 +339,7 @@ class EnergyLost(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Bid:
+class RoomBid:
     """One bid in an activation contest."""
     player: str
     crewmate: str
@@ -354,8 +354,8 @@ class ActivationContest(Fact):
     nullified, R27), "all tied" (nobody, R28), "Urgot Peraphernalia" (R69), "disabled"
     (nobody, A15), "every plant" (V, A23), "one claim per player" (P, A20 off)."""
     room: str
-    bids: tuple[Bid, ...]
-    winners: tuple[Bid, ...]
+    bids: tuple[RoomBid, ...]
+    winners: tuple[RoomBid, ...]
     decided_by: str
 
 
@@ -413,7 +413,7 @@ class ParasiteClaimed(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Plant(Fact):
+class ParasitePlant(Fact):
     """A parasite planted at V (R55) with its verdict: "correct" (the unique top plant of the
     round a Sequence is activated: it wins, R58), "outbid", "tied" (R59, A24), "wrong_target"
     (plant_requires_target, A22) or "no_sequence" (no Sequence activated that round, R62).
@@ -430,7 +430,7 @@ class Plant(Fact):
 
 @fact
 @dataclass(frozen=True)
-class ItemUsed(Fact):
+class BonusUsed(Fact):
     """A bonus used: "Y" banana, "U" Urgot (detail: the room), "W" Wiwaxia, "S" Summoner (detail:
     the wall), "X" XComm (detail: the other player)."""
     player: str
@@ -442,7 +442,7 @@ class ItemUsed(Fact):
 
 @fact
 @dataclass(frozen=True)
-class ItemNotUsed(Fact):
+class BonusNotUsed(Fact):
     """An end-of-round use that did not happen: the bonus was bid for this round and not won
     (same_round_bonus_use, A12)."""
     player: str
@@ -513,18 +513,18 @@ class EndOfRoundEnergy(Fact):
 
 @fact
 @dataclass(frozen=True)
-class HeldItem:
+class BonusHeld:
     bonus: str
     uses_left: int | None
 
 
 @fact
 @dataclass(frozen=True)
-class Occupant:
+class CrewInRoom:
     """A crewmate in a room at the end of the round, with what it carries (R40)."""
     player: str
     crewmate: str
-    items: tuple[HeldItem, ...]
+    items: tuple[BonusHeld, ...]
     parasite: bool
 
 
@@ -533,7 +533,7 @@ class Occupant:
 class RoomOccupants(Fact):
     """Every crewmate in a room at the end of the round (R37, R40), told to the players present."""
     room: str
-    occupants: tuple[Occupant, ...]
+    occupants: tuple[CrewInRoom, ...]
 
 
 @fact
@@ -548,7 +548,7 @@ class ActivatorsSeen(Fact):
 
 @fact
 @dataclass(frozen=True)
-class GarnetsEarned(Fact):
+class EndOfMatchGarnets(Fact):
     """End of the Main Match: "components" (1 per 3 held, R64) or "zurich" (4, R73)."""
     player: str
     garnets: int
@@ -604,11 +604,11 @@ class RoundLimitReached(Fact):
 
 @fact
 @dataclass(frozen=True)
-class FinalInventory(Fact):
+class CrewInventory(Fact):
     """A player's whole inventory at the end (host only unless endgame_full_reveal)."""
     player: str
     components: tuple[str, ...]
-    crewmates: tuple[Occupant, ...]
+    crewmates: tuple[CrewInRoom, ...]
     rooms: tuple[str, ...]
 
 
@@ -616,7 +616,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _held_text(items: Sequence[HeldItem], parasite: bool) -> str:
+def _held_text(items: Sequence[BonusHeld], parasite: bool) -> str:
     parts = []
     for it in sorted(items, key=lambda x: BONUSES.index(x.bonus)):
         b = Bonus[it.bonus]
@@ -629,8 +629,8 @@ def _held_text(items: Sequence[HeldItem], parasite: bool) -> str:
     return ", ".join(parts) if parts else "no bonus and no parasite"
 
 
-def _held(crew: Mapping[str, Any]) -> tuple[HeldItem, ...]:
-    return tuple(HeldItem(it["item"], it["uses"]) for it in sorted(crew["items"], key=lambda x: BONUSES.index(x["item"])))
+def _held(crew: Mapping[str, Any]) -> tuple[BonusHeld, ...]:
+    return tuple(BonusHeld(it["item"], it["uses"]) for it in sorted(crew["items"], key=lambda x: BONUSES.index(x["item"])))
 
 
 def _items_text(crew: Mapping[str, Any]) -> str:
@@ -1609,9 +1609,9 @@ class Skeld(GameRules):
             sub = rin.submissions.get(p)
             vals = sub.values if sub is not None else self.default_submission(st, p, rng)
             if sub is None:
-                facts.append(NoSubmission(p, audience=mine))
+                facts.append(NoOrders(p, audience=mine))
             else:
-                facts += [SubmissionProblem(p, pr, audience=mine) for pr in sub.problems]
+                facts += [OrderProblem(p, pr, audience=mine) for pr in sub.problems]
             for i, c in enumerate(st["crew"][p]):
                 item = vals["crew"][i] if i < len(vals["crew"]) else {}
                 if item.get("name"):
@@ -1622,13 +1622,13 @@ class Skeld(GameRules):
                     cell = rng.choice(START_CELLS) if drawn else opts["pregame_fallback"]
                     log.append(f"pregame: {p}.{c['name']} had no valid start cell; "
                                + (f"drew {cell} at random (A33)" if drawn else f"placed in {cell} (A33)"))
-                    facts.append(StartCellAssigned(p, c["name"], cell, drawn, audience=mine))
+                    facts.append(CrewStartAssigned(p, c["name"], cell, drawn, audience=mine))
                 c["pos"] = cell
             if st["crew"][p][0]["name"] == st["crew"][p][1]["name"]:
                 st["crew"][p][1]["name"] = st["crew"][p][1]["name"] + " 2"
         for p in st["players"]:
             for c in st["crew"][p]:
-                facts.append(StartCell(p, c["name"], c["pos"],
+                facts.append(CrewStart(p, c["name"], c["pos"],
                                        audience=PUBLIC if opts["reveal_start_positions"] else (p,)))
         for p in st["players"]:
             for c in st["crew"][p]:
@@ -1642,7 +1642,7 @@ class Skeld(GameRules):
         st["round"] = 1
         facts += self._room_facts(st, {})
         facts.append(self._ship(st))
-        facts.append(RoundClosed(0, 1))
+        facts.append(MainMatchStatus(0, 1))
         return RoundResult(st, ledger=(), host_log=tuple(log), facts=tuple(facts))
 
     def _ship(self, st: State) -> ShipBoard:
@@ -1661,7 +1661,7 @@ class Skeld(GameRules):
         for room in sorted(rooms, key=ROOMS.index):
             here = rooms[room]
             present = tuple(dict.fromkeys(p for p, _ in here))
-            out.append(RoomOccupants(room, tuple(Occupant(p, st["crew"][p][i]["name"], _held(st["crew"][p][i]),
+            out.append(RoomOccupants(room, tuple(CrewInRoom(p, st["crew"][p][i]["name"], _held(st["crew"][p][i]),
                                                           st["crew"][p][i]["parasite"]) for p, i in here),
                                      audience=present))
             if activators.get(room):
@@ -1687,11 +1687,11 @@ class Skeld(GameRules):
             sub = rin.submissions.get(p)
             if sub is None:
                 vals = self.default_submission(st, p, Rng(0))
-                facts.append(NoSubmission(p, audience=mine))
+                facts.append(NoOrders(p, audience=mine))
                 log.append(f"round {r}: {p} did not submit; crewmates stay and do nothing (A33)")
             else:
                 vals = sub.values
-                facts += [SubmissionProblem(p, pr, audience=mine) for pr in sub.problems]
+                facts += [OrderProblem(p, pr, audience=mine) for pr in sub.problems]
             ups = list(vals.get("upgrades") or [0, 0])
             crew_p = st["crew"][p]
             per_crew = opts["cap_upgrade_scope"] == "crewmate"
@@ -1701,9 +1701,9 @@ class Skeld(GameRules):
                 caps_now = tuple(c["cap"] for c in crew_p)
                 names = tuple(c["name"] for c in crew_p)
                 if any(c["raises"] + n > 2 for c, n in zip(crew_p, ups)):
-                    facts.append(CapRaise(p, raises, cost, names, caps_now, False, "over_cap", audience=mine))
+                    facts.append(EnergyCapRaise(p, raises, cost, names, caps_now, False, "over_cap", audience=mine))
                 elif balances.get(p, 0) < cost:
-                    facts.append(CapRaise(p, raises, cost, names, caps_now, False, "garnets", balances.get(p, 0),
+                    facts.append(EnergyCapRaise(p, raises, cost, names, caps_now, False, "garnets", balances.get(p, 0),
                                           audience=mine))
                     log.append(f"round {r}: {p}'s cap raise refused for lack of garnets (E27)")
                 else:
@@ -1713,11 +1713,11 @@ class Skeld(GameRules):
                     balances[p] -= cost
                     now = " and ".join(f"{c['name']} {c['cap']}" for c in crew_p) if per_crew else str(crew_p[0]["cap"])
                     ledger.append(LedgerEntry(p, -cost, f"Skeld energy cap raise (now {now})", f"round {r} (R17)"))
-                    facts.append(CapRaise(p, raises, cost, names, tuple(c["cap"] for c in crew_p), True,
+                    facts.append(EnergyCapRaise(p, raises, cost, names, tuple(c["cap"] for c in crew_p), True,
                                           audience=PUBLIC if opts["public_garnets"] else mine))
             pl, probs = plan_player(st, p, vals.get("crew") or [{}, {}], _caps(st, p), opts)
             for field, value, allowed, reason, default in probs:
-                facts.append(SubmissionProblem(p, Problem(ProblemKind.ILLEGAL, p, field, value, allowed, reason,
+                facts.append(OrderProblem(p, Problem(ProblemKind.ILLEGAL, p, field, value, allowed, reason,
                                                           default), audience=mine))
                 log.append(f"round {r}: {p} {field}={value!r} dropped at resolution: {reason}")
             plans[p] = pl
@@ -1728,23 +1728,23 @@ class Skeld(GameRules):
                 name = c["name"]
                 if plan["banana"]:
                     _use(c, "Y")
-                    facts.append(ItemUsed(p, name, "Y", _uses_left(c, "Y"), audience=mine))
+                    facts.append(BonusUsed(p, name, "Y", _uses_left(c, "Y"), audience=mine))
                     if plan["banana_lost"]:  # A10
                         facts.append(EnergyLost(p, name, "banana", plan["banana_lost"], plan["cap"], audience=mine))
                         log.append(f"round {r}: {p}.{name} loses {plan['banana_lost']} banana Energy over the cap (A10)")
                 if plan["move"]:
-                    facts.append(Move(p, name, "move", plan["start"], plan["move"], tuple(plan["move_path"]),
+                    facts.append(CrewMove(p, name, "move", plan["start"], plan["move"], tuple(plan["move_path"]),
                                       len(plan["move_path"]), audience=mine))
                 elif plan["move_refused"]:
                     dst, why = plan["move_refused"][:2]
-                    facts.append(Move(p, name, "move", plan["start"], dst, tuple(board.line(plan["start"], dst) or ()),
+                    facts.append(CrewMove(p, name, "move", plan["start"], dst, tuple(board.line(plan["start"], dst) or ()),
                                       0, why, audience=mine))
                 if plan["toe"]:
-                    facts.append(Move(p, name, "toe", plan["toe_from"], plan["final"], (plan["final"],), 1,
+                    facts.append(CrewMove(p, name, "toe", plan["toe_from"], plan["final"], (plan["final"],), 1,
                                       audience=mine))
                 elif plan["toe_refused"]:
                     side, why, nxt = (list(plan["toe_refused"]) + ["", ""])[:3]
-                    facts.append(Move(p, name, "toe", plan["move"] or plan["start"], nxt or "",
+                    facts.append(CrewMove(p, name, "toe", plan["move"] or plan["start"], nxt or "",
                                       (nxt,) if nxt else (), 0, why, audience=mine))
                 c["pos"] = plan["final"]
                 c["energy"] = plan["energy_left"]
@@ -1773,8 +1773,8 @@ class Skeld(GameRules):
         for room in sorted(bids, key=ROOMS.index):
             entries = sorted(bids[room])
 
-            def bid_of(p: str, i: int, b: int) -> Bid:
-                return Bid(p, st["crew"][p][i]["name"], b)
+            def bid_of(p: str, i: int, b: int) -> RoomBid:
+                return RoomBid(p, st["crew"][p][i]["name"], b)
             failed: dict[tuple[str, int], str] = {}
             winners: list[tuple[str, int]] = []
             if room == VAULT:  # every valid plant happens (A23)
@@ -1791,7 +1791,7 @@ class Skeld(GameRules):
                     if (opts["urgot_consumed_on_blocked_attempt"] and room_kind(room) == "component"
                             and _usable(c, "U", r)):
                         _use(c, "U")
-                        facts.append(ItemUsed(p, c["name"], "U", _uses_left(c, "U"), room, audience=(p,)))
+                        facts.append(BonusUsed(p, c["name"], "U", _uses_left(c, "U"), room, audience=(p,)))
                 how = "disabled"
                 log.append(f"round {r}: {room} is disabled; bids fail (A15)")
             else:
@@ -1801,7 +1801,7 @@ class Skeld(GameRules):
                     winners, how = [urgot[0]], "Urgot Peraphernalia"
                     c = st["crew"][urgot[0][0]][urgot[0][1]]
                     _use(c, "U")
-                    facts.append(ItemUsed(urgot[0][0], c["name"], "U", _uses_left(c, "U"), room,
+                    facts.append(BonusUsed(urgot[0][0], c["name"], "U", _uses_left(c, "U"), room,
                                           audience=(urgot[0][0],)))
                     log.append(f"round {r}: Urgot Peraphernalia wins {room} for {urgot[0][0]} (R69)")
                 elif room == PARASITE_ROOM and not opts["parasite_room_contention"]:
@@ -1864,10 +1864,10 @@ class Skeld(GameRules):
                     if not plan["wiwaxia"]:
                         continue
                     if not _usable(c, "W", r + 1):  # a same-round use (A12 option) of a Wiwaxia not won
-                        facts.append(ItemNotUsed(p, c["name"], "W", "not won", audience=(p,)))
+                        facts.append(BonusNotUsed(p, c["name"], "W", "not won", audience=(p,)))
                         continue
                     _use(c, "W")
-                    facts.append(ItemUsed(p, c["name"], "W", _uses_left(c, "W"), audience=(p,)))
+                    facts.append(BonusUsed(p, c["name"], "W", _uses_left(c, "W"), audience=(p,)))
                     victims = []
                     for q in players:
                         for j, d in enumerate(st["crew"][q]):
@@ -1884,14 +1884,14 @@ class Skeld(GameRules):
             for p in players:  # Summoner's Meme (R67, A17)
                 for c, plan in zip(st["crew"][p], plans[p]):
                     if plan["wall"] and not _usable(c, "S", r + 1):
-                        facts.append(ItemNotUsed(p, c["name"], "S", "not won", audience=(p,)))
+                        facts.append(BonusNotUsed(p, c["name"], "S", "not won", audience=(p,)))
                     elif plan["wall"]:
                         other = board.neighbour(c["pos"], plan["wall"])
                         key = edge(c["pos"], other)
                         if key not in st["walls"]:
                             st["walls"].append(key)
                             _use(c, "S")
-                            facts.append(ItemUsed(p, c["name"], "S", _uses_left(c, "S"),
+                            facts.append(BonusUsed(p, c["name"], "S", _uses_left(c, "S"),
                                                   f"{SIDE_WORDS[plan['wall']]} wall of {c['pos']}", audience=(p,)))
                             facts.append(WallPlaced(c["pos"], plan["wall"], other))
         # XComm (A19): told to both players privately
@@ -1899,7 +1899,7 @@ class Skeld(GameRules):
             for c, plan in zip(st["crew"][p], plans[p]):
                 if plan["xcomm"]:
                     _use(c, "X")
-                    facts.append(ItemUsed(p, c["name"], "X", _uses_left(c, "X"), plan["xcomm"], audience=(p,)))
+                    facts.append(BonusUsed(p, c["name"], "X", _uses_left(c, "X"), plan["xcomm"], audience=(p,)))
                     facts.append(XCommOpened(p, c["name"], plan["xcomm"], audience=(p, plan["xcomm"])))
                     log.append(f"round {r}: XComm {p} <-> {plan['xcomm']} (A19)")
         end_energy = {(p, i): c["energy"] for p in players for i, c in enumerate(st["crew"][p])}
@@ -1912,11 +1912,11 @@ class Skeld(GameRules):
                 n = held // 3
                 if n:
                     ledger.append(LedgerEntry(p, n, f"Skeld: {held} components", "1 garnet per 3 components (R64)"))
-                    facts.append(GarnetsEarned(p, n, "components", held, audience=(p,)))
+                    facts.append(EndOfMatchGarnets(p, n, "components", held, audience=(p,)))
                 for c in st["crew"][p]:
                     if _carries(c, "Z"):
                         ledger.append(LedgerEntry(p, 4, "Skeld: Zurich Is Stained Vinyl Record", "R73"))
-                        facts.append(GarnetsEarned(p, 4, "zurich", audience=(p,)))
+                        facts.append(EndOfMatchGarnets(p, 4, "zurich", audience=(p,)))
         else:
             for p in players:
                 for c in st["crew"][p]:
@@ -1941,12 +1941,12 @@ class Skeld(GameRules):
         if ended:
             facts += self._end_facts(st, r, seqs)
         facts.append(self._ship(st))
-        facts.append(RoundClosed(r, None if ended else r + 1))
+        facts.append(MainMatchStatus(r, None if ended else r + 1))
         return RoundResult(st, ledger=tuple(ledger), host_log=tuple(log), facts=tuple(facts))
 
-    def _plant_fact(self, st: State, pl: Mapping[str, Any], audience: tuple[str, ...]) -> Plant:
+    def _plant_fact(self, st: State, pl: Mapping[str, Any], audience: tuple[str, ...]) -> ParasitePlant:
         name = st["crew"][pl["player"]][pl["crew"]]["name"]
-        return Plant(pl["player"], name, pl["round"], pl["energy"], pl.get("seq"), pl["verdict"], pl["improper"],
+        return ParasitePlant(pl["player"], name, pl["round"], pl["energy"], pl.get("seq"), pl["verdict"], pl["improper"],
                      audience=audience)
 
     def _end_facts(self, st: State, r: int, seqs: Sequence[str]) -> list[Fact]:
@@ -1967,8 +1967,8 @@ class Skeld(GameRules):
         out += [self._plant_fact(st, pl, PUBLIC) for pl in st["plants"]]
         for p in players:
             crew = st["crew"][p]
-            out.append(FinalInventory(p, tuple(sorted(comps[p], key=COMPONENTS.index)),
-                                      tuple(Occupant(p, c["name"], _held(c), c["parasite"]) for c in crew),
+            out.append(CrewInventory(p, tuple(sorted(comps[p], key=COMPONENTS.index)),
+                                      tuple(CrewInRoom(p, c["name"], _held(c), c["parasite"]) for c in crew),
                                       tuple(c["pos"] for c in crew),
                                       audience=PUBLIC if opts["endgame_full_reveal"] else HOST_ONLY))
         return out
@@ -1985,7 +1985,7 @@ class Skeld(GameRules):
         if r == 0:
             lines = ["The pregame is over; round 1 is open. No room was activated."]
             starts: dict[str, list[str]] = {}
-            for f in of_type(facts, StartCell):
+            for f in of_type(facts, CrewStart):
                 starts.setdefault(f.player, []).append(f"{f.crewmate} in {f.room}")
             lines += [f"{p}: {', '.join(where)}" for p, where in starts.items()]
             return Report("Skeld pregame", (Block("Pregame results", tuple(lines)),))
@@ -1994,9 +1994,9 @@ class Skeld(GameRules):
         lines += [f"Wall placed: {SIDE_WORDS[f.side]} wall of {f.room} (between {f.room} and {f.neighbour})"
                   for f in of_type(facts, WallPlaced)]
         lines += ["Disabled this round: " + ", ".join(f.rooms) + "." for f in of_type(facts, DisablesAnnounced)]
-        lines += [f"{f.player} raised their energy cap (now {_caps_text(f)})." for f in of_type(facts, CapRaise)
+        lines += [f"{f.player} raised their energy cap (now {_caps_text(f)})." for f in of_type(facts, EnergyCapRaise)
                   if f.accepted]
-        closed = of_type(facts, RoundClosed)
+        closed = of_type(facts, MainMatchStatus)
         if closed and closed[0].next_round is not None:
             lines.append(f"The Main Match continues with round {closed[0].next_round}.")
             return Report(f"Skeld round {r}", (Block(f"Round {r}", tuple(lines)),))
@@ -2006,9 +2006,9 @@ class Skeld(GameRules):
                if seqs else f"Round {r} was the last: no Sequence was completed."]
         # The numbers behind the result are the final standings (drawn from the outcome), not repeated here.
         end += [f"{f.player} planted in round {f.round} with {f.energy} Energy: {PLANT_WORDS[f.verdict]}"
-                + (" (an improper plant)." if f.improper else ".") for f in of_type(facts, Plant)]
+                + (" (an improper plant)." if f.improper else ".") for f in of_type(facts, ParasitePlant)]
         blocks.append(Block("End of the Main Match", tuple(end)))
-        inventories = of_type(facts, FinalInventory)
+        inventories = of_type(facts, CrewInventory)
         if inventories:
             inv = []
             for f in inventories:
@@ -2027,7 +2027,7 @@ class Skeld(GameRules):
         # 1. co-location (R37)
         lines1: list[str] = []
         mine: list[str] = []
-        others: list[tuple[Occupant, str]] = []
+        others: list[tuple[CrewInRoom, str]] = []
         for a in accounts:
             with_ = []
             for o in (rooms[a.room].occupants if a.room in rooms else ()):
@@ -2509,7 +2509,7 @@ def cell_xy(i: int, j: int) -> tuple[int, int]:
     return GRID_X + j * CELL_W, GRID_Y + i * CELL_H
 
 
-def _caps_text(f: CapRaise) -> str:
+def _caps_text(f: EnergyCapRaise) -> str:
     if len(set(f.caps)) == 1:
         return str(f.caps[0])
     return " and ".join(f"{n} {c}" for n, c in zip(f.crewmates, f.caps))
@@ -2517,14 +2517,14 @@ def _caps_text(f: CapRaise) -> str:
 
 def _note(f: Any, viewer: str, pregame: bool) -> str:
     """A line of "Notes for you": what concerns the player's own sheet (or "" for none)."""
-    if isinstance(f, NoSubmission) and f.player == viewer:
+    if isinstance(f, NoOrders) and f.player == viewer:
         return ("No pregame submission: start cells were assigned." if pregame else
                 "No submission: your crewmates stayed put and did nothing.")
-    if isinstance(f, SubmissionProblem) and f.player == viewer:
+    if isinstance(f, OrderProblem) and f.player == viewer:
         return f.problem.message
-    if isinstance(f, StartCellAssigned) and f.player == viewer:
+    if isinstance(f, CrewStartAssigned) and f.player == viewer:
         return f"{f.crewmate} starts in {f.room} (assigned)."
-    if isinstance(f, CapRaise) and f.player == viewer:
+    if isinstance(f, EnergyCapRaise) and f.player == viewer:
         if f.accepted:
             return f"You paid {f.cost} garnets: your energy cap is now {_caps_text(f)}."
         if f.reason == "over_cap":
@@ -2532,7 +2532,7 @@ def _note(f: Any, viewer: str, pregame: bool) -> str:
         return f"Cap raise refused: it costs {f.cost} garnets and you have {f.balance}."
     if isinstance(f, EnergyLost) and f.player == viewer:
         return f"{f.crewmate} ate the Yellow Banana over its Energy cap of {f.cap}: {f.amount} Energy lost."
-    if isinstance(f, ItemNotUsed) and f.player == viewer:
+    if isinstance(f, BonusNotUsed) and f.player == viewer:
         return (f"{f.crewmate} did not win the Wiwaxia: no drain." if f.item == "W" else
                 f"{f.crewmate} did not win the Summoner's Meme: no wall.")
     if isinstance(f, ActivationAttempt) and f.player == viewer and f.reason:
@@ -2541,7 +2541,7 @@ def _note(f: Any, viewer: str, pregame: bool) -> str:
         return f"{f.crewmate} used the XCommunications Device: you may talk freely with {f.partner} this round."
     if isinstance(f, XCommOpened) and f.partner == viewer:
         return f"{f.player} used the XCommunications Device with you: you may talk freely with {f.player} this round."
-    if isinstance(f, GarnetsEarned) and f.player == viewer:
+    if isinstance(f, EndOfMatchGarnets) and f.player == viewer:
         if f.reason == "zurich":
             return "You earn 4 garnets for the Zurich Is Stained Vinyl Record."
         return f"You earn {_plural(f.garnets, 'garnet')} for {f.components} components."
