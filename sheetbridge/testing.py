@@ -150,10 +150,9 @@ def _check_full_game(game: GameRules, names: list[str], seed: int) -> Match:
 
 def _check_rendered_from_facts(game: GameRules, m: Match, rec: Any) -> None:
     from .core.facts import PUBLIC, visible
-    ctx = m.context(rec.round)
     for p in m.players:
         mine = tuple(f for f in rec.facts if f.audience == PUBLIC or p in f.audience)
-        if visible(rec.facts, p) != mine or game.render(mine, p, ctx) != rec.private.get(p):
+        if visible(rec.facts, p) != mine or m.render(rec.facts, p, rec.round) != rec.private.get(p):
             raise _fail(game, f"round {rec.round}: {p}'s report is not drawn from the facts {p} may see")
 
 

@@ -54,7 +54,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core.errors import ConfigError
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, parse_int, split_list, yes_no
+from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -798,7 +798,7 @@ class BigMachine(GameRules):
             n = None if is_formula(text) else parse_int(text)
             if n is None:
                 problems.append(Problem(ProblemKind.SYNTAX, player, name, text, "a whole number from 0",
-                                        "a formula" if is_formula(text) else "not a whole number of cogs",
+                                        int_reason(text).replace("whole number", "whole number of cogs"),
                                         f"{label} 0"))
             elif n < 0:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number from 0",
@@ -810,7 +810,7 @@ class BigMachine(GameRules):
         jtext = clean(row.get("jump", ""))
         jump = yes_no(jtext) if not is_formula(jtext) else None
         if jump is None:
-            problems.append(Problem(ProblemKind.SYNTAX, player, "jump", jtext, "yes or no", "not yes or no",
+            problems.append(Problem(ProblemKind.SYNTAX, player, "jump", jtext, YES_NO_HELP, "not yes or no",
                                     "no jump, nothing charged"))
             jump = False
         elif jump and r == 1:

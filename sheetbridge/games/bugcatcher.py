@@ -54,7 +54,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core.errors import ConfigError
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, parse_int, yes_no
+from ..core.parsing import MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -581,7 +581,7 @@ def _cell(row: Sequence[str], idx: dict[str, int], name: str) -> str:
 def _flag(text: str, default: bool) -> bool | None:
     if text == "":
         return default
-    return yes_no(text)
+    return host_flag(text)
 
 
 def read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str, Any]], list[str]]:
@@ -1092,7 +1092,7 @@ class Bugcatcher(GameRules):
                 if n is None:
                     try:
                         f = float(text.replace(",", "."))
-                        ok = math.isfinite(f)
+                        ok = math.isfinite(f) and abs(f) < 10 ** MAX_DIGITS  # never a 300-digit bid
                     except ValueError:
                         ok = False
                     if ok:
@@ -1100,8 +1100,9 @@ class Bugcatcher(GameRules):
                         problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number 0 or more",
                                                 "not a whole number", f"bid {n}"))  # E-P5
                     else:
+                        reason = int_reason(text)
                         problems.append(Problem(ProblemKind.SYNTAX, player, name, text, "a whole number 0 or more",
-                                                "not a number", "bid 0"))
+                                                "not a number" if reason == "not a whole number" else reason, "bid 0"))
                         n = 0
                 elif n < 0:
                     problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number 0 or more",
@@ -1187,7 +1188,7 @@ class Bugcatcher(GameRules):
             fieldname = f"accept {m['id']}"
             v = None if is_formula(text) else yes_no(text)
             if v is None:
-                problems.append(Problem(ProblemKind.SYNTAX, player, fieldname, text, "yes or no",
+                problems.append(Problem(ProblemKind.SYNTAX, player, fieldname, text, YES_NO_HELP,
                                         "a formula" if is_formula(text) else "not yes or no",
                                         "not accepted"))
             elif v:

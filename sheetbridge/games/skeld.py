@@ -53,7 +53,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core.errors import ConfigError
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, match_choice, parse_int, yes_no
+from ..core.parsing import clean, int_reason, is_formula, match_choice, parse_int, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -756,7 +756,7 @@ class Skeld(GameRules):
         crew = state["crew"][player]
         if state["round"] == 0:
             name = Field("name", "Crewmate name", FieldKind.TEXT, required=False,
-                         help="any name (blank keeps Crewmate 1 / Crewmate 2)")
+                         help="up to 30 visible characters without . , or | (blank keeps Crewmate 1 / Crewmate 2)")
             start = Field("start", "Start cell", FieldKind.CHOICE, START_CELLS,
                           help="crewmates start only in these cells")  # R10
             return Form(0, "Pregame", (Section("crew", "Your two crewmates", (name, start), rows=2,
@@ -866,8 +866,7 @@ class Skeld(GameRules):
             if text:
                 n = None if is_formula(text) else parse_int(text)
                 if n is None:
-                    syn(f"{name} energy", text, "a whole number of Energy", "not a whole number",
-                        "no activation")
+                    syn(f"{name} energy", text, "a whole number of Energy", int_reason(text), "no activation")
                 else:
                     it["energy"] = n
             text = clean(row.get("disable", ""))
@@ -937,7 +936,7 @@ class Skeld(GameRules):
                 continue
             n = None if is_formula(text) else parse_int(text)
             if n is None:
-                syn(field, text, f"a whole number from 0 to {left}", "not a whole number", "no cap raise")
+                syn(field, text, f"a whole number from 0 to {left}", int_reason(text), "no cap raise")
             elif not 0 <= n <= left:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, field, text, f"a whole number from 0 to {left}",
                                         f"the cap can rise to 9 at most (now {crew[i]['cap']})", "no cap raise"))
@@ -964,10 +963,11 @@ class Skeld(GameRules):
             item: dict[str, Any] = {"name": None, "start": None}
             name = clean(row.get("name", ""))
             if name:
-                bad = is_formula(name) or len(name) > 30 or any(ch in name for ch in ".,\n\t|")
+                bad = (is_formula(name) or len(name) > 30 or any(ch in name for ch in ".,|")
+                       or not name.isprintable())  # a name is shown on every board: no invisible characters
                 if bad:
                     problems.append(Problem(ProblemKind.SYNTAX, player, f"crewmate {i + 1} name", name,
-                                            "a name up to 30 characters without . , | or a leading =",
+                                            "a name up to 30 visible characters without . , | or a leading =",
                                             "not a usable name", f"Crewmate {i + 1}"))
                 elif name.casefold() in names_seen:
                     problems.append(Problem(ProblemKind.ILLEGAL, player, f"crewmate {i + 1} name", name,
