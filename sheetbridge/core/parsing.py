@@ -93,6 +93,8 @@ class CellReading:
 
         >>> read_cell("\uff15").changed, read_cell(" 5 ").changed, read_cell("Zo\u00eb").changed
         (True, False, False)
+        >>> read_cell("1\u00a0000").changed   # a non-breaking space looks like a space
+        False
         """
         return _nfc_trimmed(self.text) != self.read
 
@@ -108,8 +110,9 @@ def read_cell(text: object) -> CellReading:
 
 
 def _nfc_trimmed(text: str) -> str:
-    # Canonical (NFC) forms look identical on screen, so they are not worth a notice.
-    return unicodedata.normalize("NFC", text).strip()
+    # Canonical (NFC) forms and other kinds of space look identical on screen: not worth a notice.
+    s = unicodedata.normalize("NFC", text)
+    return "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in s).strip()
 
 
 def parse_int(text: object) -> int | None:
