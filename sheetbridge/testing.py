@@ -91,6 +91,7 @@ def check_game(game: GameRules | str, players: Sequence[str] | None = None, seed
     if not isinstance(game, GameRules):
         raise ConformanceError(f"{game!r} is not a GameRules game")
     from .core import game as registry
+    registry.games()   # built-in and installed games first, so a plugin checked here stays registered
     registered = registry._REGISTRY.get(game.spec.id)
     if registered is not game:
         # Match looks games up by id: a game under test that is not registered joins for the check.
@@ -115,16 +116,18 @@ def check_game(game: GameRules | str, players: Sequence[str] | None = None, seed
 
 
 def _check_purity(game: GameRules) -> None:
-    module = sys.modules.get(type(game).__module__)
-    try:
-        source = inspect.getsource(module) if module is not None else ""
-    except (OSError, TypeError):
-        return   # no source to read (a compiled module): nothing to check
-    built_in = type(game).__module__.startswith("sheetbridge.games.")
-    bad = impure_uses(source, built_in=built_in)
-    if bad:
-        raise _fail(game, f"its module uses I/O, the clock or global random: {', '.join(bad)}; a game is a pure "
-                          "function of its state, the submissions and the seeded rng it is given")
+    """Every module the game's class is written in (its own and its bases', sheetbridge's core aside)."""
+    names = {c.__module__ for c in type(game).__mro__} - {"builtins", "abc"}
+    for name in sorted(n for n in names if not n.startswith("sheetbridge.core")):
+        module = sys.modules.get(name)
+        try:
+            source = inspect.getsource(module) if module is not None else ""
+        except (OSError, TypeError):
+            continue   # no source to read (a compiled module): nothing to check
+        bad = impure_uses(source, built_in=name.startswith("sheetbridge.games."))
+        if bad:
+            raise _fail(game, f"its module {name} uses I/O, the clock or global random: {', '.join(bad)}; a game "
+                              "is a pure function of its state, the submissions and the seeded rng it is given")
 
 
 def _check_full_game(game: GameRules, names: list[str], seed: int) -> Match:
