@@ -1048,3 +1048,18 @@ def test_central_node_in_a_blocked_cell_is_an_impossible_position():
     pos = {"round": 2, "nodes": {"Ann": {"border": [0, 0], "central": "C3"}, "Bo": {"border": [6, 5], "central": "F5"}}}
     with pytest.raises(PositionError, match="Ann's central node C3 is a blocked cell"):
         Match.from_position("bugcatcher", ["Ann", "Bo"], pos, options={"blocked_cells": "C3"})
+
+
+def test_without_the_private_breakdown_the_steps_are_the_hosts_alone():
+    # A34 off: each player still learns their total, nodes and missions (section (c)); the steps,
+    # energy and paths stay with the host, and so are never handed to the player's renderer.
+    m = start({"Ann": ("C3", "C1", "bottom right"), "Bo": ("F5", "A2", "bottom right")},
+              options={"private_breakdown": "false", "public_step_order": "true"})
+    rec = m.resolve({"Ann": acts("BD", "BL", "CL", "BD", "swap", "BL", "CD")})
+    assert all(f.audience == HOST_ONLY for f in of_type(rec.facts, bc.ActionStep, bc.EnergyUsed, bc.NodePath,
+                                                         bc.FireflyBreakdown, bc.CollisionsCaused))
+    assert rec.private["Ann"].text().splitlines() == [
+        "Round 1", "Round 1: your result", "Your fireflies: 6 (this round +6).",
+        "Border node: A3 bottom right (black paths)", "Central node: B4 (blue paths)"]
+    # With the step order public, each path carries its step, in step order (A33).
+    assert [f.step for f in of_type(rec.facts, bc.PathPlaced)] == [1, 2, 3, 4, 6, 7]

@@ -1490,10 +1490,6 @@ def _action_text(f: ActionStep, offboard_policy: str) -> str:
     return f"collision ({'; '.join(parts)}): invalidated, and this node places no more paths this round"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 # ------------------------------------------------------------- the game
 
 class Bugcatcher(GameRules):
@@ -2310,8 +2306,8 @@ class Bugcatcher(GameRules):
         steps = []
         for gi, g in enumerate(groups):
             for a, b in zip(g, g[1:]):
-                by = ("gamewide" if gi in ranked else "pending" if gi in (0, last) and
-                      ("gamewide:" + ",".join(g)) in pending else "not needed")
+                # a full tie at the top or the bottom waits for the ranking; one in between needs none
+                by = "gamewide" if gi in ranked else "pending" if gi in (0, last) else "not needed"
                 steps.append({"above": a, "below": b, "by": by, "above_value": 0, "below_value": 0})
             if gi + 1 < len(groups):
                 a, b = g[-1], groups[gi + 1][0]
@@ -2322,17 +2318,15 @@ class Bugcatcher(GameRules):
                     else:
                         steps.append({"above": a, "below": b, "by": "collisions", "above_value": co[a],
                                       "below_value": co[b]})
-        steps.sort(key=lambda s: order.index(s["above"]))
         # A35: missions figures where a fireflies tie used them, collisions where missions tied too.
         show_all = opts["reveal_all_stats"]
         shown = {p: {"missions": show_all or any(q != p and ff[q] == ff[p] for q in players),
                      "collisions": show_all or any(q != p and (ff[q], mc[q]) == (ff[p], mc[p]) for q in players)}
                  for p in players}
-        places: dict[str, int] = {}
+        places: dict[str, int] = {}     # players still fully tied share their place
         for gi, g in enumerate(groups):
-            for i, p in enumerate(g):
-                tied_unbroken = len(g) > 1 and gi not in ranked
-                places[p] = order.index(g[0]) + 1 if tied_unbroken else order.index(p) + 1
+            for p in g:
+                places[p] = order.index(g[0] if len(g) > 1 and gi not in ranked else p) + 1
         conversions = {p: max(ff[p], 0) // 30 for p in players}
         if not provisional:
             if winner is not None:
