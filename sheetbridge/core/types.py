@@ -282,6 +282,8 @@ class Outcome:
     pending: tuple[str, ...] = ()  # decisions the host still has to enter (e.g. an EC vote)
     requests: tuple[Any, ...] = () # those decisions as DecisionRequests (entered ones are applied, not listed)
     facts: tuple[Any, ...] = ()    # the end of the game as typed records (the reveal, final scores)
+    scores: Mapping[str, float] = field(default_factory=dict)  # each player's final score, as a number
+    ending: str = ""               # how the game ended, a short code ("rounds_out", "sequence", "parasite")
 
 
 # ------------------------------------------------------------------- JSON

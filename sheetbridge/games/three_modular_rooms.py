@@ -927,7 +927,9 @@ class ThreeModularRooms(GameRules):
                     reasons.append(f"No majority in the winners' vote and garnets tied ({counts})"
                                    + (f"; the host chose {ec} for the Elimination Candidate." if ec else "."))
         standings = tuple((p, f"{pts[p]} point(s)") for p in sorted(players, key=lambda p: (-pts[p], players.index(p))))
-        return Outcome(winners, losers, ec, standings, tuple(reasons), tuple(awards), requests=tuple(requests))
+        ending = "single_winner" if len(winners) == 1 else "shared_win"
+        return Outcome(winners, losers, ec, standings, tuple(reasons), tuple(awards), requests=tuple(requests),
+                       scores={p: float(pts[p]) for p in players}, ending=ending)
 
     # ---- starting from a position -------------------------------------------
     def from_position(self, players, options, tables, position, rng: Rng) -> State:
