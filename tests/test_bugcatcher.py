@@ -828,13 +828,13 @@ def test_reports_say_it_once_and_without_ruling_numbers():
 
 
 def test_fact_classes_rebuild_as_themselves():
-    # Facts are rebuilt from the record by class name: a name another game also used would make the
-    # record rebuild the wrong class, so each of ours must be registered as itself.
+    # Facts are rebuilt from the record by their registered tag: each of ours must be registered, and
+    # as itself (a record that rebuilt another class would replay differently).
     from sheetbridge.core.game import games
-    from sheetbridge.core.types import _TYPES
+    from sheetbridge.core.types import _TYPES, type_tag
     games()
     for cls in bc.FACT_TYPES:
-        assert _TYPES[cls.__name__] is cls, cls.__name__
+        assert _TYPES[type_tag(cls)] is cls, cls.__name__
 
 
 # ------------------------------------------------------------------ pictures
