@@ -1037,3 +1037,15 @@ def test_the_final_board_draws_every_machine_with_its_points():
     assert "Team 1 (Ann + Bo): 50 points" in labels and "Team 2 (Cy + Dee): 0 points" in labels
     assert "allies +5" in labels and "free (used) +1" in labels    # M1-L1 excellent; L1-L4 used, working
     assert len([s for s in board.shapes if isinstance(s, Dot)]) == 26   # both machines, 13 nodes each
+
+
+def test_the_docs_page_lists_every_host_option_and_fact():
+    from conftest import ROOT
+    page = (ROOT / "docs" / "games" / "big-machine.md").read_text(encoding="utf-8")
+    for opt in bm.SPEC.options:
+        assert f"| `{opt.name}` | " in page, opt.name
+    from sheetbridge.core.facts import Fact
+    for name in dir(bm):
+        obj = getattr(bm, name)
+        if isinstance(obj, type) and issubclass(obj, Fact) and obj is not Fact:
+            assert f"| `{name}` |" in page, name

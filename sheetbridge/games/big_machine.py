@@ -34,8 +34,14 @@ Rules in brief (R and A numbers from shared/rulings/big_machine.md):
   the colours (A14: a colour with itself is neither), greater-than strictly in the drawn
   direction (A15), free unless the team moved along it in rounds 2-7 (A8). Among the
   players (A11) the sole top score wins a Token of Life and 1 cosmos; the lowest is the
-  Elimination Candidate (ties: the winners vote, A12). Everyone gets floor(points / 2)
-  garnets (A13).
+  Elimination Candidate (ties: the winners' vote, entered as decision "ec-vote"; "ec-host"
+  when everyone is tied, A12). Everyone gets floor(points / 2) garnets (A13).
+- Results as data: `resolve` returns the round as facts (below) with their audience:
+  positions public every round (R62), starting meadows and the empty layouts public from
+  meadow selection (A24, option ``public_layouts``), the machine, installs and sabotage to
+  the team (R63-R65), bids, cogs and notices to the participant (R67, A19), every meadow's
+  auction to the host alone (R66), every machine and connector's points public at the end
+  (R68). `render` and `picture` draw every report and board from them.
 
 The ruleset's example: 3 people in the Blue Meadow, the winner powers up 2:
 
@@ -194,13 +200,13 @@ class MachineNode:
 @fact
 @dataclass(frozen=True)
 class MachineConnector:
-    """A connector: its ends, its kind (R7) and, once parts are in, its state and points (R50-R55)."""
+    """A connector: its ends, its kind (R7) and, with parts in, its state and points (R50-R55)."""
     a: str
     b: str
     kind: str                     # allies, enemies, greater or free
     greater: str = ""             # kind greater: the end whose power must be greater (A15)
     traversed: bool = False       # the team moved along it in rounds 2-7 (a free one is no longer excellent, A8)
-    status: str = ""              # excellent, working, waiting (an end still empty), dead (a faulty end); "" in a layout
+    status: str = ""              # excellent, working, waiting (an end empty), dead (a faulty end); "" in a layout
     points: int = 0               # what it scores (if the game ended now, before the end)
 
 
@@ -1615,7 +1621,8 @@ class BigMachine(GameRules):
                     + (f"; garnets (1 per 2 points): {', '.join(paid[m.team])}" if m.team in paid else "")
                     for m in scored)))
                 for m in scored:
-                    blocks += machine_blocks(m.nodes, m.connectors, f"{m.team}'s final machine ({m.player} + {m.guest})",
+                    blocks += machine_blocks(m.nodes, m.connectors,
+                                             f"{m.team}'s final machine ({m.player} + {m.guest})",
                                              _final_caption(m), final=True)
             return Report(f"Round {r}", tuple(blocks))
         moves = {f.participant: f for f in of_type(facts, Move)}
@@ -1704,8 +1711,9 @@ class BigMachine(GameRules):
             teams = {f.team: f for f in of_type(facts, TeamFormed)}
             for lay in of_type(facts, MachineLayout):
                 t = teams.get(lay.team)
-                add(machine_shapes(pad, y, f"{lay.team}" + (f" ({t.player} + {t.guest})" if t else "")
-                                   + f": {lay.left} left + {lay.right} right, empty", lay.nodes, lay.connectors), machine=True)
+                title = f"{lay.team}" + (f" ({t.player} + {t.guest})" if t else "") + \
+                    f": {lay.left} left + {lay.right} right, empty"
+                add(machine_shapes(pad, y, title, lay.nodes, lay.connectors), machine=True)
             for m in of_type(facts, MachineScored):
                 add(machine_shapes(pad, y, f"{m.team} ({m.player} + {m.guest}): {_pts(m.total)}", m.nodes,
                                    m.connectors, final=True), machine=True)
@@ -1808,9 +1816,12 @@ class BigMachine(GameRules):
             ec = lowest[0]
             reasons.append(f"Lowest score: {_pts(low)} ({ec}), the Elimination Candidate.")
         else:
-            if top == low:   # A12: everyone tied, the voters would be the candidates themselves
-                req = DecisionRequest("ec-host", f"Every player is tied on {_pts(low)}, so the winners' vote cannot "
-                                      "decide: who goes to the Elimination Candidate?", DecisionKind.CHOICE, lowest,
+            if top == low:
+                # A12 leaves this to the host; the ruleset (which wins) still has the winners, here every
+                # player, vote: the host enters that vote's result, or decides when it is split.
+                req = DecisionRequest("ec-host", f"Every player is tied on {_pts(low)}: who goes to the Elimination "
+                                      "Candidate? (The winners vote, here every player; enter the result of that "
+                                      "vote, or your own choice if it is split.)", DecisionKind.CHOICE, lowest,
                                       default="no Elimination Candidate yet", who="the host")
             else:            # R58: the sole winner, or all players tied for the top, vote
                 voters = f"the winner, {winners[0]}" if len(winners) == 1 else \
