@@ -481,7 +481,7 @@ def test_information_model():
         "Cy": turn("Blue", 1, 0, "L3"), "Dee": turn("Red", 0, 0, "R2")})
     # public: where everyone is, nothing else (no bids, winners, parts or sabotage) (R62, R66, R67)
     public = visible(rec.facts, None)
-    assert {type(f) for f in public} == {bm.Position}
+    assert {type(f) for f in public} == {bm.MeadowPosition}
     assert [(f.participant, f.meadow) for f in public] == [("Ann", "Blue"), ("Bo", "Blue"), ("Cy", "Blue"),
                                                            ("Dee", "Red")]
     pub = text(rec.public)
@@ -490,14 +490,14 @@ def test_information_model():
     ann, bo, cy = (visible(rec.facts, p) for p in ("Ann", "Bo", "Cy"))
     # the team learns its machine, both installs and the sabotage (R63-R65)
     for mine in (ann, bo):
-        assert [(f.participant, f.node, f.part) for f in of_type(mine, bm.Install)] == [
-            ("Ann", "L1", bm.Part("Blue", 5)), ("Bo", "R1", bm.FAULTY_PART)]
-        assert [(f.participant, f.node) for f in of_type(mine, bm.Sabotage)] == [("Ann", "L5")]
+        assert [(f.participant, f.node, f.part) for f in of_type(mine, bm.PartInstalled)] == [
+            ("Ann", "L1", bm.MachinePart("Blue", 5)), ("Bo", "R1", bm.FAULTY_PART)]
+        assert [(f.participant, f.node) for f in of_type(mine, bm.SelfSabotage)] == [("Ann", "L5")]
         assert [f.team for f in of_type(mine, bm.MachineNow)] == ["Team 1"]
     for t in (text(rec.private["Ann"]), text(rec.private["Bo"])):
         assert "Ann installed Blue 5 on L1" in t and "Bo installed faulty on R1" in t and "Ann sabotaged L5." in t
     # own bid and cogs only to oneself (R67, A19); nothing of the other team; the auction to nobody
-    assert [(f.participant, f.bid, f.power_up) for f in of_type(ann, bm.Move)] == [("Ann", 3, 2)]
+    assert [(f.participant, f.bid, f.power_up) for f in of_type(ann, bm.MeadowMove)] == [("Ann", 3, 2)]
     assert [(f.participant, f.before, f.after) for f in of_type(ann, bm.CogsNow)] == [("Ann", 12, 9)]
     assert [(f.participant, f.before, f.after) for f in of_type(bo, bm.CogsNow)] == [("Bo", 12, 11)]
     assert not of_type(ann + bo + cy, bm.MeadowAuction)
@@ -675,45 +675,45 @@ def test_every_fact_of_a_hand_computed_round():
                      "Cy": turn("Blue", 1, 0, "L3", give=[("Fay", 2)]), "Dee": turn("Blue", 1, 4, "M1"),
                      "Eli": turn("Green", 2, 1, "M1")})
     F = rec.facts
-    c = bm.Part
+    c = bm.MachinePart
     X = bm.FAULTY_PART
     t1, t2, t3 = ("Ann", "Bo"), ("Cy", "Dee"), ("Eli", "Fay")
     assert of_type(F, bm.CogsGiven) == [
         bm.CogsGiven("Dee", "Cy", 3, "host", giver_had=12, audience=("Dee", "Cy")),
         bm.CogsGiven("Cy", "Fay", 2, "submission", giver_had=14, audience=("Cy", "Fay"))]
-    assert of_type(F, bm.Jump) == [bm.Jump("Bo", "R2", "M2", "no_garnets", 0, audience=("Bo",))]
-    (problem,) = of_type(F, bm.SubmissionProblem)
+    assert of_type(F, bm.NodeJump) == [bm.NodeJump("Bo", "R2", "M2", "no_garnets", 0, audience=("Bo",))]
+    (problem,) = of_type(F, bm.TurnProblem)
     assert (problem.participant, problem.problem.field, problem.problem.value, problem.audience) == \
         ("Bo", "jump", "yes", ("Bo",))
     assert "no jump, nothing charged" in problem.problem.default
-    assert of_type(F, bm.Move) == [
-        bm.Move("Ann", "Team 1", "White", "Blue", 3, 2, "L2", "M2", audience=("Ann",)),
-        bm.Move("Bo", "Team 1", "Black", "Black", 0, 3, "R2", "M2", audience=("Bo",)),
-        bm.Move("Cy", "Team 2", "Red", "Blue", 1, 0, "L1", "L3", audience=("Cy",)),
-        bm.Move("Dee", "Team 2", "Blue", "Blue", 1, 4, "R1", "M1", audience=("Dee",)),
-        bm.Move("Eli", "Team 3", "Green", "Green", 2, 1, "L1", "M1", audience=("Eli",)),
-        bm.Move("Fay", "Team 3", "Green", "Green", 0, 0, "R5", "R3", submitted=False, random_node=True,
+    assert of_type(F, bm.MeadowMove) == [
+        bm.MeadowMove("Ann", "Team 1", "White", "Blue", 3, 2, "L2", "M2", audience=("Ann",)),
+        bm.MeadowMove("Bo", "Team 1", "Black", "Black", 0, 3, "R2", "M2", audience=("Bo",)),
+        bm.MeadowMove("Cy", "Team 2", "Red", "Blue", 1, 0, "L1", "L3", audience=("Cy",)),
+        bm.MeadowMove("Dee", "Team 2", "Blue", "Blue", 1, 4, "R1", "M1", audience=("Dee",)),
+        bm.MeadowMove("Eli", "Team 3", "Green", "Green", 2, 1, "L1", "M1", audience=("Eli",)),
+        bm.MeadowMove("Fay", "Team 3", "Green", "Green", 0, 0, "R5", "R3", submitted=False, random_node=True,
                 audience=("Fay",))]
-    assert of_type(F, bm.Sabotage) == [bm.Sabotage("Ann", "Team 1", "L5", 2, audience=t1)]
-    assert of_type(F, bm.Position) == [bm.Position(p, md) for p, md in (
+    assert of_type(F, bm.SelfSabotage) == [bm.SelfSabotage("Ann", "Team 1", "L5", 2, audience=t1)]
+    assert of_type(F, bm.MeadowPosition) == [bm.MeadowPosition(p, md) for p, md in (
         ("Ann", "Blue"), ("Bo", "Black"), ("Cy", "Blue"), ("Dee", "Blue"), ("Eli", "Green"), ("Fay", "Green"))]
     # "show the calculation": every meadow's bids and why each lost, for the host alone (R66, R67)
     assert of_type(F, bm.MeadowAuction) == [
-        bm.MeadowAuction("Blue", 3, (bm.BidResult("Ann", 3, 2, "won", c("Blue", 5)),
-                                     bm.BidResult("Cy", 1, 0, "not unique", X),
-                                     bm.BidResult("Dee", 1, 4, "not unique", X)), "Ann", c("Blue", 5),
+        bm.MeadowAuction("Blue", 3, (bm.MeadowBid("Ann", 3, 2, "won", c("Blue", 5)),
+                                     bm.MeadowBid("Cy", 1, 0, "not unique", X),
+                                     bm.MeadowBid("Dee", 1, 4, "not unique", X)), "Ann", c("Blue", 5),
                          audience=HOST_ONLY),
-        bm.MeadowAuction("Black", 1, (bm.BidResult("Bo", 0, 3, "won", c("Black", 4)),), "Bo", c("Black", 4),
+        bm.MeadowAuction("Black", 1, (bm.MeadowBid("Bo", 0, 3, "won", c("Black", 4)),), "Bo", c("Black", 4),
                          audience=HOST_ONLY),
-        bm.MeadowAuction("Green", 2, (bm.BidResult("Eli", 2, 1, "won", c("Green", 3)),
-                                      bm.BidResult("Fay", 0, 0, "outbid", X)), "Eli", c("Green", 3),
+        bm.MeadowAuction("Green", 2, (bm.MeadowBid("Eli", 2, 1, "won", c("Green", 3)),
+                                      bm.MeadowBid("Fay", 0, 0, "outbid", X)), "Eli", c("Green", 3),
                          audience=HOST_ONLY)]
-    assert of_type(F, bm.Install) == [
-        bm.Install("Ann", "Team 1", "M2", c("Blue", 5), audience=t1),
-        bm.Install("Bo", "Team 1", "M2", c("Black", 4), audience=t1),
-        bm.Install("Cy", "Team 2", "L3", X, audience=t2), bm.Install("Dee", "Team 2", "M1", X, audience=t2),
-        bm.Install("Eli", "Team 3", "M1", c("Green", 3), audience=t3),
-        bm.Install("Fay", "Team 3", "R3", X, audience=t3)]
+    assert of_type(F, bm.PartInstalled) == [
+        bm.PartInstalled("Ann", "Team 1", "M2", c("Blue", 5), audience=t1),
+        bm.PartInstalled("Bo", "Team 1", "M2", c("Black", 4), audience=t1),
+        bm.PartInstalled("Cy", "Team 2", "L3", X, audience=t2), bm.PartInstalled("Dee", "Team 2", "M1", X, audience=t2),
+        bm.PartInstalled("Eli", "Team 3", "M1", c("Green", 3), audience=t3),
+        bm.PartInstalled("Fay", "Team 3", "R3", X, audience=t3)]
     assert of_type(F, bm.NodeInstalls) == [
         bm.NodeInstalls("Team 1", "M2", None, (c("Black", 4), c("Blue", 5)), ("Bo", "Ann"), c("Blue", 5), audience=t1),
         bm.NodeInstalls("Team 2", "L3", None, (X,), ("Cy",), X, audience=t2),
@@ -752,8 +752,8 @@ def test_every_fact_of_a_hand_computed_round():
     assert {t: f.points_if_ended for t, f in now.items()} == {"Team 1": 2, "Team 2": 0, "Team 3": 1}
     # nothing else was emitted, and the round stays open for round 3
     assert Counter(type(f).__name__ for f in F) == Counter(
-        CogsGiven=2, Jump=1, SubmissionProblem=1, Move=6, Sabotage=1, Position=6, MeadowAuction=3, Install=6,
-        NodeInstalls=5, ConnectorTraversed=6, CogsNow=6, MachineNow=3)
+        CogsGiven=2, NodeJump=1, TurnProblem=1, MeadowMove=6, SelfSabotage=1, MeadowPosition=6, MeadowAuction=3,
+        PartInstalled=6, NodeInstalls=5, ConnectorTraversed=6, CogsNow=6, MachineNow=3)
     assert not rec.ledger and m.state["round"] == 3
 
 
@@ -780,7 +780,7 @@ def test_no_submission_is_told_without_a_ruling_number():
     m = _round_two()
     rec = m.resolve({})
     assert "You did not submit: you stayed, bid 0 and powered up 0." in rec.private["Ann"].blocks[0].lines
-    (mv,) = [f for f in rec.facts if isinstance(f, bm.Move) and f.participant == "Ann"]
+    (mv,) = [f for f in rec.facts if isinstance(f, bm.MeadowMove) and f.participant == "Ann"]
     assert not mv.submitted and mv.random_node and mv.node in ("L1", "L2")
 
 
@@ -805,7 +805,7 @@ def test_a24_empty_layouts_and_starting_meadows_are_public_but_parts_never_befor
     # rounds 1-6: the public learns positions only, never a part (R62, A24)
     for _ in range(6):
         r = m.resolve({p: turn("White", 0, 0, m.game._allowed_nodes(m.state, p)[0]) for p in ROSTER})
-        assert {type(f) for f in visible(r.facts, None)} == {bm.Position}
+        assert {type(f) for f in visible(r.facts, None)} == {bm.MeadowPosition}
     last = m.resolve({})
     assert {f.team for f in of_type(visible(last.facts, None), bm.MachineScored)} == {"Team 1", "Team 2"}
 
@@ -856,7 +856,7 @@ def test_the_rulesets_50_point_machine_scored_connector_by_connector():
     assert t1.total == 50 and (t1.player, t1.guest) == ("Ann", "Bo") and t1.filled == ()
     # Team 2: every node but the two faulty ones was empty at the end and is made faulty (R48): 0
     assert scored["Team 2"].total == 0 and len(scored["Team 2"].filled) == 10
-    assert [(g.participant, g.points, g.garnets) for g in of_type(rec.facts, bm.GarnetsForPoints)] == [
+    assert [(g.participant, g.points, g.garnets) for g in of_type(rec.facts, bm.MachinePayout)] == [
         ("Ann", 50, 25), ("Bo", 50, 25), ("Cy", 0, 0), ("Dee", 0, 0)]
     assert sorted((r.player, r.change) for r in rec.ledger) == [("Ann", 25), ("Bo", 25)]
     assert "Team 1 (Ann + Bo): 50 points; garnets (1 per 2 points): Ann 25, Bo 25" in text(rec.public)
@@ -1049,3 +1049,17 @@ def test_the_docs_page_lists_every_host_option_and_fact():
         obj = getattr(bm, name)
         if isinstance(obj, type) and issubclass(obj, Fact) and obj is not Fact:
             assert f"| `{name}` |" in page, name
+
+
+def test_fact_names_belong_to_this_game_alone():
+    # Records name a fact by its class name; another game's fact of the same name would take it over and
+    # the record could no longer be read back (as TMR's SubmissionProblem did before these were renamed).
+    from sheetbridge.core import types
+    from sheetbridge.core.facts import Fact
+    from sheetbridge.core.game import games
+    games()                                                   # every game registered
+    for name in dir(bm):
+        obj = getattr(bm, name)
+        if isinstance(obj, type) and getattr(obj, "__module__", "") == bm.__name__ and \
+                (issubclass(obj, Fact) or name.startswith(("Machine", "Meadow"))) and name in types._TYPES:
+            assert types._TYPES[name] is obj, f"{name} is registered by another module"

@@ -174,7 +174,7 @@ DEFAULTS: dict[str, Any] = SPEC.default_options()
 
 @fact
 @dataclass(frozen=True)
-class Part:
+class MachinePart:
     """A machine part: a colour and a power (R8), or faulty, with no colour and no power (R9)."""
     colour: str = ""
     power: int = 0
@@ -184,7 +184,7 @@ class Part:
         return "faulty" if self.faulty else f"{self.colour} {self.power}"
 
 
-FAULTY_PART = Part(faulty=True)
+FAULTY_PART = MachinePart(faulty=True)
 
 
 @fact
@@ -194,7 +194,7 @@ class MachineNode:
     node: str
     row: int
     column: int
-    part: Part | None = None      # None: empty
+    part: MachinePart | None = None      # None: empty
 
 
 @fact
@@ -212,7 +212,7 @@ class MachineConnector:
 
 @fact
 @dataclass(frozen=True)
-class TeamFormed(Fact):
+class MachineTeam(Fact):
     """A team: one player and one guest sharing a machine (R1). Public from the start."""
     team: str
     player: str
@@ -250,7 +250,7 @@ class MachineLayout(Fact):
 
 @fact
 @dataclass(frozen=True)
-class SubmissionProblem(Fact):
+class TurnProblem(Fact):
     """Something wrong with a participant's submission, and the default applied (section e)."""
     participant: str
     problem: Problem
@@ -271,7 +271,7 @@ class CogsGiven(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Move(Fact):
+class MeadowMove(Fact):
     """A participant's effective move after defaults and fallbacks (R15-R29, section e)."""
     participant: str
     team: str
@@ -288,7 +288,7 @@ class Move(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Jump(Fact):
+class NodeJump(Fact):
     """A jump asked for in rounds 2-7 (R24, A7): result "charged", "host_charges" (enforce_garnets
     off), "not_needed" (adjacent_jump = free_move: a normal move, free) or "no_garnets" (void)."""
     participant: str
@@ -300,7 +300,7 @@ class Jump(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Sabotage(Fact):
+class SelfSabotage(Fact):
     """A faulty part put on an empty node for +2 cogs (R25-R28, A5); known to the team (R65)."""
     participant: str
     team: str
@@ -310,7 +310,7 @@ class Sabotage(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Position(Fact):
+class MeadowPosition(Fact):
     """Where a participant is after this round's movement (R30); public every round (R62)."""
     participant: str
     meadow: str
@@ -318,14 +318,14 @@ class Position(Fact):
 
 @fact
 @dataclass(frozen=True)
-class BidResult:
+class MeadowBid:
     """One bid in a meadow and why it won or lost: "won", "not unique" (someone bid the same) or
     "outbid" (unique but below the winning bid) (R31-R34, A23)."""
     participant: str
     bid: int
     power_up: int
     result: str
-    got: Part | None              # the part installed (None: nothing, option no_winner)
+    got: MachinePart | None              # the part installed (None: nothing, option no_winner)
 
 
 @fact
@@ -335,19 +335,19 @@ class MeadowAuction(Fact):
     bid with its result, the winner and the part (power = people + power-up). Host only (R66, R67)."""
     meadow: str
     people: int
-    bids: tuple[BidResult, ...]
+    bids: tuple[MeadowBid, ...]
     winner: str = ""
-    part: Part | None = None
+    part: MachinePart | None = None
 
 
 @fact
 @dataclass(frozen=True)
-class Install(Fact):
+class PartInstalled(Fact):
     """The part a participant installed this round and where (R37, R38, A20); known to the team (R64)."""
     participant: str
     team: str
     node: str
-    part: Part | None             # None: nothing installed (option no_winner)
+    part: MachinePart | None             # None: nothing installed (option no_winner)
 
 
 @fact
@@ -357,10 +357,10 @@ class NodeInstalls(Fact):
     order applied (ascending power, faulty first, R46, A4), by whom, and what it holds now (R41-R47)."""
     team: str
     node: str
-    before: Part | None
-    parts: tuple[Part, ...]
+    before: MachinePart | None
+    parts: tuple[MachinePart, ...]
     by: tuple[str, ...]
-    after: Part | None
+    after: MachinePart | None
 
 
 @fact
@@ -416,7 +416,7 @@ class MachineScored(Fact):
 
 @fact
 @dataclass(frozen=True)
-class GarnetsForPoints(Fact):
+class MachinePayout(Fact):
     """Garnets for the machine's points at the end, 1 per 2 (R59, A13); public."""
     participant: str
     team: str
@@ -765,16 +765,16 @@ def part_text(part: Any) -> str:
     return f"{part['color']} {part['power']}"
 
 
-def as_part(part: Any) -> Part | None:
-    """The state's node content as a Part fact (None: empty)."""
+def as_part(part: Any) -> MachinePart | None:
+    """The state's node content as a MachinePart (None: empty)."""
     if part is None:
         return None
     if part == FAULTY:
         return FAULTY_PART
-    return Part(part["color"], int(part["power"]))
+    return MachinePart(part["color"], int(part["power"]))
 
 
-def _ptext(part: Part | None) -> str:
+def _ptext(part: MachinePart | None) -> str:
     return "empty" if part is None else part.text()
 
 
@@ -1353,7 +1353,7 @@ class BigMachine(GameRules):
     def _resolve_start(self, st: State, round_input: RoundInput, rng: Rng) -> RoundResult:
         """M6, R3-R6, A24: starting meadows, machines assembled; layouts public by default."""
         log: list[str] = [f"round seed {rng.state} (random draws: missing meadows)"]
-        facts: list[Fact] = [TeamFormed(t["id"], t["player"], t["guest"]) for t in st["teams"]]
+        facts: list[Fact] = [MachineTeam(t["id"], t["player"], t["guest"]) for t in st["teams"]]
         # the halves "given during meadow selection": the host's tables as they are now (M1, M2)
         catalog, problems = read_catalog(round_input.tables)
         relation, more = read_relation(round_input.tables)
@@ -1363,7 +1363,7 @@ class BigMachine(GameRules):
             sub = round_input.submissions.get(p)
             meadow = sub.values.get("meadow") if sub else None
             if sub:
-                facts.extend(SubmissionProblem(p, pr, audience=self._private(st, p)) for pr in sub.problems)
+                facts.extend(TurnProblem(p, pr, audience=self._private(st, p)) for pr in sub.problems)
             if meadow is None:
                 meadow = rng.fork("start", p).choice(MEADOWS)
                 log.append(f"{p}: {'no valid submission' if sub else 'no submission'}; random starting meadow {meadow}")
@@ -1398,7 +1398,7 @@ class BigMachine(GameRules):
             told = self._private(st, p)
             vals: Mapping[str, Any] = sub.values if sub else {}
             if sub is not None:
-                facts.extend(SubmissionProblem(p, pr, audience=told) for pr in sub.problems)
+                facts.extend(TurnProblem(p, pr, audience=told) for pr in sub.problems)
             meadow = vals.get("meadow", st["meadow"][p])
             sabotage = vals.get("sabotage")
             node = vals.get("node")
@@ -1408,25 +1408,25 @@ class BigMachine(GameRules):
                 bal = int(round_input.balances.get(p, 0))
                 if opts["adjacent_jump"] == "free_move" and node in adj:   # A7.4 alternative
                     jump = False
-                    facts.append(Jump(p, prev, node, "not_needed", audience=told))
+                    facts.append(NodeJump(p, prev, node, "not_needed", audience=told))
                 elif opts["enforce_garnets"] and bal < JUMP_COST:           # A7.6, V14
                     jump = False
-                    facts.append(Jump(p, prev, node, "no_garnets", bal, audience=told))
-                    facts.append(SubmissionProblem(p, Problem(
+                    facts.append(NodeJump(p, prev, node, "no_garnets", bal, audience=told))
+                    facts.append(TurnProblem(p, Problem(
                         ProblemKind.ILLEGAL, p, "jump", "yes", f"yes only with at least {JUMP_COST} garnets",
                         f"you have {bal} garnet(s)", f"no jump, nothing charged; the node must be joined to {prev}"),
                         audience=told))
                     if node not in adj:
-                        facts.append(SubmissionProblem(p, Problem(
+                        facts.append(TurnProblem(p, Problem(
                             ProblemKind.ILLEGAL, p, "node", node, ", ".join(adj),
                             f"{node} is not joined to your previous node {prev} without a jump",
                             f"a random node joined to {prev}"), audience=told))
                         node = None
                 elif opts["enforce_garnets"]:
                     ledger.append(LedgerEntry(p, -JUMP_COST, "jump", memo=f"round {r}: {prev} -> {node}"))
-                    facts.append(Jump(p, prev, node, "charged", JUMP_COST, audience=told))
+                    facts.append(NodeJump(p, prev, node, "charged", JUMP_COST, audience=told))
                 else:
-                    facts.append(Jump(p, prev, node, "host_charges", audience=told))
+                    facts.append(NodeJump(p, prev, node, "host_charges", audience=told))
                     log.append(f"{p}: jump {prev} -> {node} accepted without a balance check; charge "
                                f"{JUMP_COST} garnets by hand (A7)")
             elif jump:
@@ -1445,7 +1445,7 @@ class BigMachine(GameRules):
                 else:
                     applied = "bid 0 and power-up 0"
                     bid = power = 0
-                facts.append(SubmissionProblem(p, Problem(
+                facts.append(TurnProblem(p, Problem(
                     ProblemKind.ILLEGAL, p, "bid + power-up", f"{vals.get('bid', 0)} + {vals.get('power', 0)}",
                     f"at most {cap} in total", f"you hold {st['cogs'][p]} cogs"
                     + (f" + {SABOTAGE_COGS} from sabotage" if sabotage else ""), applied), audience=told))
@@ -1472,17 +1472,17 @@ class BigMachine(GameRules):
                     st["cogs"][q] += SABOTAGE_COGS
                     self.machine(st, q)["parts"][turns[q].sabotage] = FAULTY
                     log.append(f"{q}: sabotaged {turns[q].sabotage} (+{SABOTAGE_COGS} cogs)")
-                    sabotages.append(Sabotage(q, t["id"], turns[q].sabotage, audience=(t["player"], t["guest"])))
+                    sabotages.append(SelfSabotage(q, t["id"], turns[q].sabotage, audience=(t["player"], t["guest"])))
 
         # 5. movement (R30): public positions (R62)
         for p in roster:
             mv = turns[p]
-            facts.append(Move(p, st["team_of"][p], st["meadow"][p], mv.meadow, mv.bid, mv.power,
+            facts.append(MeadowMove(p, st["team_of"][p], st["meadow"][p], mv.meadow, mv.bid, mv.power,
                               st["prev"][p] or "", mv.node, mv.submitted, mv.forced, mv.jump,
                               audience=self._private(st, p)))
             st["meadow"][p] = mv.meadow
         facts += sabotages
-        facts += [Position(p, st["meadow"][p]) for p in roster]
+        facts += [MeadowPosition(p, st["meadow"][p]) for p in roster]
 
         # 6. auctions (R31-R40, A2, A3, A23): the calculation is the host's alone (R66, R67)
         incoming: dict[str, dict[str, list]] = {t["id"]: {} for t in teams}
@@ -1510,12 +1510,12 @@ class BigMachine(GameRules):
                 if part is not None:
                     incoming[st["team_of"][p]].setdefault(turns[p].node, []).append((p, part))
                 why = "won" if p == winner else "not unique" if counts[bids[p]] > 1 else "outbid"
-                results.append(BidResult(p, bids[p], turns[p].power, why, as_part(part)))
+                results.append(MeadowBid(p, bids[p], turns[p].power, why, as_part(part)))
             facts.append(MeadowAuction(meadow, len(here), tuple(results), winner or "", as_part(won_part),
                                        audience=HOST_ONLY))
         for t in teams:
             for q in (t["player"], t["guest"]):
-                facts.append(Install(q, t["id"], turns[q].node, as_part(installed[q]),
+                facts.append(PartInstalled(q, t["id"], turns[q].node, as_part(installed[q]),
                                      audience=(t["player"], t["guest"])))
 
         # 7. installs per team and node, ascending power, faulty first (R41-R47, A4, A5)
@@ -1551,7 +1551,7 @@ class BigMachine(GameRules):
             if not gifts:
                 continue
             if total > after[p]:
-                facts.append(SubmissionProblem(p, Problem(
+                facts.append(TurnProblem(p, Problem(
                     ProblemKind.ILLEGAL, p, "give cogs", str(total), f"at most {after[p]}",
                     f"you had {after[p]} cogs after the auction", "nothing given"), audience=self._private(st, p)))
                 continue
@@ -1595,7 +1595,7 @@ class BigMachine(GameRules):
                 continue
             pts = st["scores"][st["team_of"][p]]
             n = pts // 2 if st["options"]["garnet_rounding"] == "floor" else -(-pts // 2)
-            facts.append(GarnetsForPoints(p, st["team_of"][p], pts, n))
+            facts.append(MachinePayout(p, st["team_of"][p], pts, n))
             if n:
                 ledger.append(LedgerEntry(p, n, "machine score", memo=f"{pts} points, 1 garnet per 2"))
         return ledger, facts
@@ -1610,11 +1610,11 @@ class BigMachine(GameRules):
         r = ctx.round
         if viewer is None:
             blocks = [Block(f"Round {r}: where everyone is", (),
-                            where_grid([(f.participant, f.meadow) for f in of_type(facts, Position)]))]
+                            where_grid([(f.participant, f.meadow) for f in of_type(facts, MeadowPosition)]))]
             scored = of_type(facts, MachineScored)
             if scored:
                 paid: dict[str, list[str]] = {}
-                for g in of_type(facts, GarnetsForPoints):
+                for g in of_type(facts, MachinePayout):
                     paid.setdefault(g.team, []).append(f"{g.participant} {g.garnets}")
                 blocks.append(Block("Final scores", tuple(
                     f"{m.team} ({m.player} + {m.guest}): {_pts(m.total)}"
@@ -1625,7 +1625,7 @@ class BigMachine(GameRules):
                                              f"{m.team}'s final machine ({m.player} + {m.guest})",
                                              _final_caption(m), final=True)
             return Report(f"Round {r}", tuple(blocks))
-        moves = {f.participant: f for f in of_type(facts, Move)}
+        moves = {f.participant: f for f in of_type(facts, MeadowMove)}
         me = moves.get(viewer)
         if me is None:
             return Report(f"Round {r}", (Block(f"Round {r}: you", ()),))
@@ -1637,8 +1637,8 @@ class BigMachine(GameRules):
         holds = {n.node: n.part for n in now.nodes} if now is not None else {}
         lines = [f"{i.participant} installed {_ptext(i.part) if i.part is not None else 'nothing'} on {i.node}; "
                  f"the node now holds {_ptext(holds.get(i.node))}."
-                 for i in of_type(facts, Install) if i.team == team]
-        lines += [f"{s.participant} sabotaged {s.node}." for s in of_type(facts, Sabotage) if s.team == team] \
+                 for i in of_type(facts, PartInstalled) if i.team == team]
+        lines += [f"{s.participant} sabotaged {s.node}." for s in of_type(facts, SelfSabotage) if s.team == team] \
             or ["Nobody on your team sabotaged this round."]
         blocks.append(Block(f"Round {r}: {team}'s installs and sabotage", tuple(lines)))
         if isinstance(now, MachineNow):
@@ -1654,7 +1654,7 @@ class BigMachine(GameRules):
     def _render_start(self, facts: Sequence[Any], viewer: str | None) -> Report:
         """Meadow selection: starting meadows and the empty machines (public by default, A24)."""
         starts = of_type(facts, StartingMeadow)
-        teams = {f.team: f for f in of_type(facts, TeamFormed)}
+        teams = {f.team: f for f in of_type(facts, MachineTeam)}
         layouts = {f.team: f for f in of_type(facts, MachineLayout)}
         if viewer is None:
             if starts:
@@ -1672,7 +1672,7 @@ class BigMachine(GameRules):
         if mine is None:
             return Report("Meadow selection", (Block("Meadow selection", ()),))
         lines = [f"Your starting meadow: {mine.meadow}."]
-        lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == viewer]
+        lines += [f"Problem: {f.problem.message}" for f in of_type(facts, TurnProblem) if f.participant == viewer]
         lines += [f"No valid meadow was chosen: the {f.meadow} Meadow was picked at random for you."
                   for f in of_type(facts, StartingMeadowDrawn) if f.participant == viewer]
         lines += _trade_lines(facts, viewer, "host")
@@ -1704,11 +1704,11 @@ class BigMachine(GameRules):
             drawn_machines += machine
 
         if viewer is None:
-            where = [(f.participant, f.meadow) for f in of_type(facts, Position)] or \
+            where = [(f.participant, f.meadow) for f in of_type(facts, MeadowPosition)] or \
                 [(f.participant, f.meadow) for f in of_type(facts, StartingMeadow)]
             if where:
                 add(board_shapes(pad, y, "Starting meadows" if ctx.round == 0 else "Where everyone is", where))
-            teams = {f.team: f for f in of_type(facts, TeamFormed)}
+            teams = {f.team: f for f in of_type(facts, MachineTeam)}
             for lay in of_type(facts, MachineLayout):
                 t = teams.get(lay.team)
                 title = f"{lay.team}" + (f" ({t.player} + {t.guest})" if t else "") + \
@@ -1718,7 +1718,7 @@ class BigMachine(GameRules):
                 add(machine_shapes(pad, y, f"{m.team} ({m.player} + {m.guest}): {_pts(m.total)}", m.nodes,
                                    m.connectors, final=True), machine=True)
         else:
-            team = next((f.team for f in of_type(facts, Move, StartingMeadow) if f.participant == viewer), None)
+            team = next((f.team for f in of_type(facts, MeadowMove, StartingMeadow) if f.participant == viewer), None)
             mach = next((f for f in of_type(facts, MachineNow, MachineScored, MachineLayout) if f.team == team), None)
             if mach is not None:
                 what = ("final machine: " + _pts(mach.total) if isinstance(mach, MachineScored) else
@@ -2060,14 +2060,14 @@ def _trade_lines(facts: Sequence[Any], who: str, source: str) -> list[str]:
 
 def _personal_lines(facts: Sequence[Any], who: str) -> tuple[str, ...]:
     """A participant's own round (A19): move, bid, notices, sabotage, the part, cogs."""
-    mv = next(f for f in of_type(facts, Move) if f.participant == who)
+    mv = next(f for f in of_type(facts, MeadowMove) if f.participant == who)
     went = "stayed in" if mv.meadow == mv.from_meadow else "moved to"
     lines = [f"You {went} the {mv.meadow} Meadow, bid {mv.bid} and powered up {mv.power_up}."]
     lines += _trade_lines(facts, who, "host")
     if not mv.submitted:
         lines.append("You did not submit: you stayed, bid 0 and powered up 0.")
-    lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == who]
-    for j in of_type(facts, Jump):
+    lines += [f"Problem: {f.problem.message}" for f in of_type(facts, TurnProblem) if f.participant == who]
+    for j in of_type(facts, NodeJump):
         if j.participant != who:
             continue
         if j.result == "charged":
@@ -2081,8 +2081,8 @@ def _personal_lines(facts: Sequence[Any], who: str) -> tuple[str, ...]:
     if mv.random_node:
         lines.append(f"Your install node was chosen at random: {mv.node}.")
     lines += _trade_lines(facts, who, "submission")
-    lines += [f"You sabotaged {s.node}: +{s.cogs} cogs." for s in of_type(facts, Sabotage) if s.participant == who]
-    for i in of_type(facts, Install):
+    lines += [f"You sabotaged {s.node}: +{s.cogs} cogs." for s in of_type(facts, SelfSabotage) if s.participant == who]
+    for i in of_type(facts, PartInstalled):
         if i.participant != who:
             continue
         if i.part is not None and not i.part.faulty:
