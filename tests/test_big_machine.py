@@ -693,7 +693,7 @@ def test_every_fact_of_a_hand_computed_round():
         bm.MeadowMove("Dee", "Team 2", "Blue", "Blue", 1, 4, "R1", "M1", audience=("Dee",)),
         bm.MeadowMove("Eli", "Team 3", "Green", "Green", 2, 1, "L1", "M1", audience=("Eli",)),
         bm.MeadowMove("Fay", "Team 3", "Green", "Green", 0, 0, "R5", "R3", submitted=False, random_node=True,
-                audience=("Fay",))]
+                      audience=("Fay",))]
     assert of_type(F, bm.SelfSabotage) == [bm.SelfSabotage("Ann", "Team 1", "L5", 2, audience=t1)]
     assert of_type(F, bm.MeadowPosition) == [bm.MeadowPosition(p, md) for p, md in (
         ("Ann", "Blue"), ("Bo", "Black"), ("Cy", "Blue"), ("Dee", "Blue"), ("Eli", "Green"), ("Fay", "Green"))]
@@ -711,7 +711,8 @@ def test_every_fact_of_a_hand_computed_round():
     assert of_type(F, bm.PartInstalled) == [
         bm.PartInstalled("Ann", "Team 1", "M2", c("Blue", 5), audience=t1),
         bm.PartInstalled("Bo", "Team 1", "M2", c("Black", 4), audience=t1),
-        bm.PartInstalled("Cy", "Team 2", "L3", X, audience=t2), bm.PartInstalled("Dee", "Team 2", "M1", X, audience=t2),
+        bm.PartInstalled("Cy", "Team 2", "L3", X, audience=t2),
+        bm.PartInstalled("Dee", "Team 2", "M1", X, audience=t2),
         bm.PartInstalled("Eli", "Team 3", "M1", c("Green", 3), audience=t3),
         bm.PartInstalled("Fay", "Team 3", "R3", X, audience=t3)]
     assert of_type(F, bm.NodeInstalls) == [

@@ -1478,8 +1478,8 @@ class BigMachine(GameRules):
         for p in roster:
             mv = turns[p]
             facts.append(MeadowMove(p, st["team_of"][p], st["meadow"][p], mv.meadow, mv.bid, mv.power,
-                              st["prev"][p] or "", mv.node, mv.submitted, mv.forced, mv.jump,
-                              audience=self._private(st, p)))
+                                    st["prev"][p] or "", mv.node, mv.submitted, mv.forced, mv.jump,
+                                    audience=self._private(st, p)))
             st["meadow"][p] = mv.meadow
         facts += sabotages
         facts += [MeadowPosition(p, st["meadow"][p]) for p in roster]
@@ -1516,7 +1516,7 @@ class BigMachine(GameRules):
         for t in teams:
             for q in (t["player"], t["guest"]):
                 facts.append(PartInstalled(q, t["id"], turns[q].node, as_part(installed[q]),
-                                     audience=(t["player"], t["guest"])))
+                                           audience=(t["player"], t["guest"])))
 
         # 7. installs per team and node, ascending power, faulty first (R41-R47, A4, A5)
         for t in teams:
