@@ -89,7 +89,7 @@ def golden_text(game_id):
             out.append(f"ledger: {row.player} {row.change:+d} {row.reason}")
         for f in rec.facts:   # the round as data: a rule change shows in the facts too
             data = to_json(f)
-            kind = data.pop("__t")
+            kind = data.pop("__t").rsplit(".", 1)[-1]
             out.append(f"fact {kind}: " + json.dumps(data, sort_keys=True, ensure_ascii=False))
     out.append("\n## outcome")
     out.append(json.dumps(to_json(m.outcome()), sort_keys=True, ensure_ascii=False, indent=1))

@@ -37,6 +37,10 @@ class GameRules(ABC):
         """A new game's state. Must hold "round" (the round now open for
         submissions; 0 for a pregame) and "finished" (False)."""
 
+    def default_tables(self) -> Tables | None:
+        """A plugin game's default content tables (None: sheetbridge's templates/<game-id>/ CSVs)."""
+        return None
+
     def check_tables(self, tables: Tables) -> list[str]:
         """Problems with the host's content tables, each a sentence saying
         what is wrong and how to fix it. Empty when they are fine."""

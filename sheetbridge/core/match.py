@@ -27,7 +27,10 @@ from .facts import RenderContext, visible
 from .types import (Block, Outcome, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
-RECORD_VERSION = 1
+# Version 2 holds the whole ledger (the authority for sheetbridge-written rows, see
+# core/integrity.py); version 1 records kept no ledger and trusted the Ledger tab.
+RECORD_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 @dataclass
@@ -249,7 +252,11 @@ class Match:
 
     # ------------------------------------------------------------ undo
     def undo(self) -> RoundRecord:
-        """Roll back the last resolved round by replaying the record up to the round before."""
+        """Roll back the last resolved round by replaying the record up to the round before.
+
+        Only the rows that resolving the round booked are reversed: opening balances
+        belong to the game, so undoing a pregame (round 0) keeps them.
+        """
         if not self.rounds:
             raise UsageError(f"{self.name} has no resolved round to undo")
         last = self.rounds[-1]
@@ -368,15 +375,20 @@ class Match:
                 "players": self.players, "options": self.options, "seed": self.seed,
                 "tables": self.setup_tables, "undos": self.undos, "decisions": self.decisions,
                 "position": self.position,
-                "rounds": [r.to_json() for r in self.rounds], "state": self.state}
+                "rounds": [r.to_json() for r in self.rounds], "state": self.state,
+                "ledger": [r.as_list() for r in self.ledger.rows]}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] = (),
+    def from_json(cls, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] | None = None,
                   tables: Tables | None = None) -> "Match":
-        if data.get("version") != RECORD_VERSION:
+        """A match from its record. The ledger is the record's own (version 2) unless
+        `ledger_rows` is given (version 1 kept none: its rows came from the Ledger tab)."""
+        if data.get("version") not in READABLE_VERSIONS:
             raise ConfigError(f"this game record has version {data.get('version')!r}; "
-                              f"this sheetbridge reads version {RECORD_VERSION}")
+                              f"this sheetbridge reads versions {', '.join(map(str, READABLE_VERSIONS))}")
         game = get_game(data["game"])
+        if ledger_rows is None:
+            ledger_rows = [LedgerRow(*r) for r in data.get("ledger", [])]
         m = cls(game, data["name"], data["players"], data["options"], data["seed"], data["tables"],
                 Ledger(data["name"], ledger_rows), [RoundRecord.from_json(r) for r in data["rounds"]],
                 state=data["state"], undos=data.get("undos", {}), decisions=data.get("decisions") or {},

@@ -291,9 +291,18 @@ class Outcome:
 _TYPES: dict[str, type] = {}
 
 
+def type_tag(c: type) -> str:
+    """How a record names a type: the bare name for sheetbridge's core types, the module-qualified
+    name for a game's own (two games may both have a ``SubmissionProblem``)."""
+    if c.__module__.startswith("sheetbridge.core"):
+        return c.__name__
+    module = c.__module__.removeprefix("sheetbridge.games.")   # a built-in game: its module's name suffices
+    return f"{module}.{c.__qualname__}"
+
+
 def _register(*classes: type) -> None:
     for c in classes:
-        _TYPES[c.__name__] = c
+        _TYPES[type_tag(c)] = c
 
 
 _register(Field, Section, Form, Option, TableSpec, Problem, Submission, Cell, Block,
@@ -303,12 +312,12 @@ _register(Field, Section, Form, Option, TableSpec, Problem, Submission, Cell, Bl
 def to_json(obj: Any) -> Any:
     """Dataclasses and enums to JSON-able data, tagged so `from_json` can rebuild them."""
     if is_dataclass(obj) and not isinstance(obj, type):
-        out: dict[str, Any] = {"__t": type(obj).__name__}
+        out: dict[str, Any] = {"__t": type_tag(type(obj))}
         for f in fields(obj):
             out[f.name] = to_json(getattr(obj, f.name))
         return out
     if isinstance(obj, enum.Enum):
-        return {"__e": type(obj).__name__, "v": obj.value}
+        return {"__e": type_tag(type(obj)), "v": obj.value}
     if isinstance(obj, Mapping):
         return {str(k): to_json(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -347,6 +356,6 @@ def register_types(*classes: type) -> None:
     """Let `from_json` rebuild these dataclasses and enums (a game's facts, decisions, pictures)."""
     for c in classes:
         if isinstance(c, type) and issubclass(c, enum.Enum):
-            _ENUMS[c.__name__] = c
+            _ENUMS[type_tag(c)] = c
         else:
             _register(c)
