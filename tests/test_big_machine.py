@@ -21,7 +21,7 @@ from sheetbridge.core.facts import HOST_ONLY, PUBLIC, of_type, visible
 from sheetbridge.core.match import Match
 from sheetbridge.core.picture import Dot, Label
 from sheetbridge.core.rng import Rng
-from sheetbridge.core.types import ProblemKind
+from sheetbridge.core.types import Problem, ProblemKind
 from sheetbridge.games import big_machine as bm
 
 ROSTER = ["Ann", "Bo", "Cy", "Dee"]  # default pairing: Team 1 = Ann (player) + Bo (guest), Team 2 = Cy + Dee
@@ -682,7 +682,7 @@ def test_every_fact_of_a_hand_computed_round():
         bm.CogsGiven("Dee", "Cy", 3, "host", giver_had=12, audience=("Dee", "Cy")),
         bm.CogsGiven("Cy", "Fay", 2, "submission", giver_had=14, audience=("Cy", "Fay"))]
     assert of_type(F, bm.NodeJump) == [bm.NodeJump("Bo", "R2", "M2", "no_garnets", 0, audience=("Bo",))]
-    (problem,) = of_type(F, bm.TurnProblem)
+    (problem,) = of_type(F, bm.SubmissionProblem)
     assert (problem.participant, problem.problem.field, problem.problem.value, problem.audience) == \
         ("Bo", "jump", "yes", ("Bo",))
     assert "no jump, nothing charged" in problem.problem.default
@@ -753,7 +753,7 @@ def test_every_fact_of_a_hand_computed_round():
     assert {t: f.points_if_ended for t, f in now.items()} == {"Team 1": 2, "Team 2": 0, "Team 3": 1}
     # nothing else was emitted, and the round stays open for round 3
     assert Counter(type(f).__name__ for f in F) == Counter(
-        CogsGiven=2, NodeJump=1, TurnProblem=1, MeadowMove=6, SelfSabotage=1, MeadowPosition=6, MeadowAuction=3,
+        CogsGiven=2, NodeJump=1, SubmissionProblem=1, MeadowMove=6, SelfSabotage=1, MeadowPosition=6, MeadowAuction=3,
         PartInstalled=6, NodeInstalls=5, ConnectorTraversed=6, CogsNow=6, MachineNow=3)
     assert not rec.ledger and m.state["round"] == 3
 
@@ -1052,15 +1052,11 @@ def test_the_docs_page_lists_every_host_option_and_fact():
             assert f"| `{name}` |" in page, name
 
 
-def test_fact_names_belong_to_this_game_alone():
-    # Records name a fact by its class name; another game's fact of the same name would take it over and
-    # the record could no longer be read back (as TMR's SubmissionProblem did before these were renamed).
-    from sheetbridge.core import types
-    from sheetbridge.core.facts import Fact
-    from sheetbridge.core.game import games
-    games()                                                   # every game registered
-    for name in dir(bm):
-        obj = getattr(bm, name)
-        if isinstance(obj, type) and getattr(obj, "__module__", "") == bm.__name__ and \
-                (issubclass(obj, Fact) or name.startswith(("Machine", "Meadow"))) and name in types._TYPES:
-            assert types._TYPES[name] is obj, f"{name} is registered by another module"
+def test_facts_read_back_as_this_games_types():
+    # Three Modular Rooms has a SubmissionProblem too: a record must still read back the Big Machine's.
+    from sheetbridge.core.types import from_json, to_json
+    from sheetbridge.games import three_modular_rooms as tmr
+    prob = Problem(ProblemKind.MISSING, "Ann", "node", "", "L1, L2", "no install node", "a random node")
+    mine = bm.SubmissionProblem("Ann", prob, audience=("Ann",))
+    assert type(from_json(to_json(mine))) is bm.SubmissionProblem
+    assert type(from_json(to_json(tmr.SubmissionProblem("Ann", prob)))) is tmr.SubmissionProblem

@@ -250,7 +250,7 @@ class MachineLayout(Fact):
 
 @fact
 @dataclass(frozen=True)
-class TurnProblem(Fact):
+class SubmissionProblem(Fact):
     """Something wrong with a participant's submission, and the default applied (section e)."""
     participant: str
     problem: Problem
@@ -1363,7 +1363,7 @@ class BigMachine(GameRules):
             sub = round_input.submissions.get(p)
             meadow = sub.values.get("meadow") if sub else None
             if sub:
-                facts.extend(TurnProblem(p, pr, audience=self._private(st, p)) for pr in sub.problems)
+                facts.extend(SubmissionProblem(p, pr, audience=self._private(st, p)) for pr in sub.problems)
             if meadow is None:
                 meadow = rng.fork("start", p).choice(MEADOWS)
                 log.append(f"{p}: {'no valid submission' if sub else 'no submission'}; random starting meadow {meadow}")
@@ -1398,7 +1398,7 @@ class BigMachine(GameRules):
             told = self._private(st, p)
             vals: Mapping[str, Any] = sub.values if sub else {}
             if sub is not None:
-                facts.extend(TurnProblem(p, pr, audience=told) for pr in sub.problems)
+                facts.extend(SubmissionProblem(p, pr, audience=told) for pr in sub.problems)
             meadow = vals.get("meadow", st["meadow"][p])
             sabotage = vals.get("sabotage")
             node = vals.get("node")
@@ -1412,12 +1412,12 @@ class BigMachine(GameRules):
                 elif opts["enforce_garnets"] and bal < JUMP_COST:           # A7.6, V14
                     jump = False
                     facts.append(NodeJump(p, prev, node, "no_garnets", bal, audience=told))
-                    facts.append(TurnProblem(p, Problem(
+                    facts.append(SubmissionProblem(p, Problem(
                         ProblemKind.ILLEGAL, p, "jump", "yes", f"yes only with at least {JUMP_COST} garnets",
                         f"you have {bal} garnet(s)", f"no jump, nothing charged; the node must be joined to {prev}"),
                         audience=told))
                     if node not in adj:
-                        facts.append(TurnProblem(p, Problem(
+                        facts.append(SubmissionProblem(p, Problem(
                             ProblemKind.ILLEGAL, p, "node", node, ", ".join(adj),
                             f"{node} is not joined to your previous node {prev} without a jump",
                             f"a random node joined to {prev}"), audience=told))
@@ -1445,7 +1445,7 @@ class BigMachine(GameRules):
                 else:
                     applied = "bid 0 and power-up 0"
                     bid = power = 0
-                facts.append(TurnProblem(p, Problem(
+                facts.append(SubmissionProblem(p, Problem(
                     ProblemKind.ILLEGAL, p, "bid + power-up", f"{vals.get('bid', 0)} + {vals.get('power', 0)}",
                     f"at most {cap} in total", f"you hold {st['cogs'][p]} cogs"
                     + (f" + {SABOTAGE_COGS} from sabotage" if sabotage else ""), applied), audience=told))
@@ -1551,7 +1551,7 @@ class BigMachine(GameRules):
             if not gifts:
                 continue
             if total > after[p]:
-                facts.append(TurnProblem(p, Problem(
+                facts.append(SubmissionProblem(p, Problem(
                     ProblemKind.ILLEGAL, p, "give cogs", str(total), f"at most {after[p]}",
                     f"you had {after[p]} cogs after the auction", "nothing given"), audience=self._private(st, p)))
                 continue
@@ -1672,7 +1672,7 @@ class BigMachine(GameRules):
         if mine is None:
             return Report("Meadow selection", (Block("Meadow selection", ()),))
         lines = [f"Your starting meadow: {mine.meadow}."]
-        lines += [f"Problem: {f.problem.message}" for f in of_type(facts, TurnProblem) if f.participant == viewer]
+        lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == viewer]
         lines += [f"No valid meadow was chosen: the {f.meadow} Meadow was picked at random for you."
                   for f in of_type(facts, StartingMeadowDrawn) if f.participant == viewer]
         lines += _trade_lines(facts, viewer, "host")
@@ -2066,7 +2066,7 @@ def _personal_lines(facts: Sequence[Any], who: str) -> tuple[str, ...]:
     lines += _trade_lines(facts, who, "host")
     if not mv.submitted:
         lines.append("You did not submit: you stayed, bid 0 and powered up 0.")
-    lines += [f"Problem: {f.problem.message}" for f in of_type(facts, TurnProblem) if f.participant == who]
+    lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == who]
     for j in of_type(facts, NodeJump):
         if j.participant != who:
             continue
