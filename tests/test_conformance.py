@@ -122,8 +122,7 @@ def test_reports_are_drawn_from_the_facts_each_viewer_may_see(game_id):
     for old, new in zip(m.rounds, back.rounds):
         assert new.facts == old.facts
         assert new.public == old.public and new.private == old.private
-        ctx = m.context(old.round)
         for p in m.players:
             mine = tuple(f for f in old.facts if f.audience == PUBLIC or p in f.audience)
             assert visible(old.facts, p) == mine
-            assert m.game.render(mine, p, ctx) == old.private[p]
+            assert m.render(old.facts, p, old.round) == old.private[p]

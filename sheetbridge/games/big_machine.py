@@ -62,7 +62,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, parse_int, split_list, yes_no
+from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, yes_no
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
@@ -1172,7 +1172,7 @@ class BigMachine(GameRules):
         adj = self._allowed_nodes(state, player)
         here = state["meadow"][player]
         rand_node = ("a random node of your machine" if prev is None
-                     else f"a random node joined to {prev} ({', '.join(adj)})")
+                     else f"a random node joined to {prev}: {', '.join(adj)}")
 
         # meadow (V11, V12)
         text = clean(row.get("meadow", ""))
@@ -1196,7 +1196,7 @@ class BigMachine(GameRules):
             n = None if is_formula(text) else parse_int(text)
             if n is None:
                 problems.append(Problem(ProblemKind.SYNTAX, player, name, text, "a whole number from 0",
-                                        "a formula" if is_formula(text) else "not a whole number of cogs",
+                                        int_reason(text).replace("whole number", "whole number of cogs"),
                                         f"{label} 0"))
             elif n < 0:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number from 0",
@@ -1208,7 +1208,7 @@ class BigMachine(GameRules):
         jtext = clean(row.get("jump", ""))
         jump = yes_no(jtext) if not is_formula(jtext) else None
         if jump is None:
-            problems.append(Problem(ProblemKind.SYNTAX, player, "jump", jtext, "yes or no", "not yes or no",
+            problems.append(Problem(ProblemKind.SYNTAX, player, "jump", jtext, YES_NO_HELP, "not yes or no",
                                     "no jump, nothing charged"))
             jump = False
         elif jump and r == 1:
@@ -1414,13 +1414,13 @@ class BigMachine(GameRules):
                     facts.append(NodeJump(p, prev, node, "no_garnets", bal, audience=told))
                     facts.append(SubmissionProblem(p, Problem(
                         ProblemKind.ILLEGAL, p, "jump", "yes", f"yes only with at least {JUMP_COST} garnets",
-                        f"you have {bal} garnet(s)", f"no jump, nothing charged; the node must be joined to {prev}"),
-                        audience=told))
+                        f"you have {bal} garnet(s)", f"no jump, nothing charged; the node must be joined to {prev}",
+                        label="Jump (5 garnets)"), audience=told))
                     if node not in adj:
                         facts.append(SubmissionProblem(p, Problem(
                             ProblemKind.ILLEGAL, p, "node", node, ", ".join(adj),
                             f"{node} is not joined to your previous node {prev} without a jump",
-                            f"a random node joined to {prev}"), audience=told))
+                            f"a random node joined to {prev}", label="Install node"), audience=told))
                         node = None
                 elif opts["enforce_garnets"]:
                     ledger.append(LedgerEntry(p, -JUMP_COST, "jump", memo=f"round {r}: {prev} -> {node}"))
@@ -1448,7 +1448,8 @@ class BigMachine(GameRules):
                 facts.append(SubmissionProblem(p, Problem(
                     ProblemKind.ILLEGAL, p, "bid + power-up", f"{vals.get('bid', 0)} + {vals.get('power', 0)}",
                     f"at most {cap} in total", f"you hold {st['cogs'][p]} cogs"
-                    + (f" + {SABOTAGE_COGS} from sabotage" if sabotage else ""), applied), audience=told))
+                    + (f" + {SABOTAGE_COGS} from sabotage" if sabotage else ""), applied, label="Bid + power-up"),
+                    audience=told))
             turns[p] = Turn(meadow, bid, power, node, jump, forced, sabotage, sub is not None)
         return turns, facts
 
@@ -1553,7 +1554,8 @@ class BigMachine(GameRules):
             if total > after[p]:
                 facts.append(SubmissionProblem(p, Problem(
                     ProblemKind.ILLEGAL, p, "give cogs", str(total), f"at most {after[p]}",
-                    f"you had {after[p]} cogs after the auction", "nothing given"), audience=self._private(st, p)))
+                    f"you had {after[p]} cogs after the auction", "nothing given", label="Give cogs"),
+                    audience=self._private(st, p)))
                 continue
             for to, n in gifts:
                 facts.append(CogsGiven(p, to, n, "submission", giver_had=st["cogs"][p],
@@ -1807,10 +1809,10 @@ class BigMachine(GameRules):
         reasons = [f"Highest score: {_pts(top)} ({', '.join(winners)})."]
         awards: list[Award] = []
         if len(winners) == 1:
-            awards += [Award(winners[0], "Token of Life", 1, "sole highest score"),
-                       Award(winners[0], "cosmos", 1, "sole winner")]
+            awards += [Award(winners[0], "Token of Life", 1, "sole highest score"),  # R57
+                       Award(winners[0], "cosmos", 1, "sole winner")]  # R60
         else:
-            reasons.append("The highest score is shared: nobody gets a Token of Life or the cosmos.")
+            reasons.append("The highest score is shared: nobody gets a Token of Life or the cosmos.")  # R57, A12
         ec, requests = None, []
         if len(lowest) == 1:
             ec = lowest[0]
