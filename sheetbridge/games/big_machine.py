@@ -1523,10 +1523,9 @@ class BigMachine(GameRules):
         for t in teams:
             machine = st["machines"][t["id"]]
             for node in sorted(incoming[t["id"]]):
-                ordered = sorted(incoming[t["id"]][node], key=lambda wp: _power_key(wp[1]))
+                ordered = sorted(incoming[t["id"]][node], key=lambda wp: _power_key(wp[1]))   # as install_all does
                 before = machine["parts"][node]
-                for _, part in ordered:
-                    machine["parts"][node] = install(machine["parts"][node], part)
+                machine["parts"][node] = install_all(before, [part for _, part in ordered])
                 facts.append(NodeInstalls(t["id"], node, as_part(before), tuple(as_part(x) for _, x in ordered),
                                           tuple(w for w, _ in ordered), as_part(machine["parts"][node]),
                                           audience=(t["player"], t["guest"])))
@@ -1697,13 +1696,13 @@ class BigMachine(GameRules):
         pad, gap = 12, 18
         y = pad + 30
         final = bool(of_type(facts, MachineScored))
-        drawn_machines = 0
+        machines = False   # a machine is drawn: the picture gets the key of its colours
 
         def add(made: tuple[list, float, float], machine: bool = False) -> None:
-            nonlocal y, drawn_machines
+            nonlocal y, machines
             sections.append(made)
             y += made[2] + gap
-            drawn_machines += machine
+            machines = machines or machine
 
         if viewer is None:
             where = [(f.participant, f.meadow) for f in of_type(facts, MeadowPosition)] or \
@@ -1729,7 +1728,7 @@ class BigMachine(GameRules):
                                    final=isinstance(mach, MachineScored)), machine=True)
         if not sections:
             return None
-        if drawn_machines:
+        if machines:
             add(legend_shapes(pad, y, final=final))
         title = f"{ctx.game_name}: " + ("meadow selection" if ctx.round == 0 else f"round {ctx.round}")
         shapes: list[Any] = [Label(pad, pad, title, size=17, bold=True)]
