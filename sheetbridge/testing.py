@@ -91,6 +91,7 @@ def check_game(game: GameRules | str, players: Sequence[str] | None = None, seed
     if not isinstance(game, GameRules):
         raise ConformanceError(f"{game!r} is not a GameRules game")
     from .core import game as registry
+    registry.games()   # built-in and installed games first, so a plugin checked here stays registered
     registered = registry._REGISTRY.get(game.spec.id)
     if registered is not game:
         # Match looks games up by id: a game under test that is not registered joins for the check.
@@ -115,16 +116,18 @@ def check_game(game: GameRules | str, players: Sequence[str] | None = None, seed
 
 
 def _check_purity(game: GameRules) -> None:
-    module = sys.modules.get(type(game).__module__)
-    try:
-        source = inspect.getsource(module) if module is not None else ""
-    except (OSError, TypeError):
-        return   # no source to read (a compiled module): nothing to check
-    built_in = type(game).__module__.startswith("sheetbridge.games.")
-    bad = impure_uses(source, built_in=built_in)
-    if bad:
-        raise _fail(game, f"its module uses I/O, the clock or global random: {', '.join(bad)}; a game is a pure "
-                          "function of its state, the submissions and the seeded rng it is given")
+    """Every module the game's class is written in (its own and its bases', sheetbridge's core aside)."""
+    names = {c.__module__ for c in type(game).__mro__} - {"builtins", "abc"}
+    for name in sorted(n for n in names if not n.startswith("sheetbridge.core")):
+        module = sys.modules.get(name)
+        try:
+            source = inspect.getsource(module) if module is not None else ""
+        except (OSError, TypeError):
+            continue   # no source to read (a compiled module): nothing to check
+        bad = impure_uses(source, built_in=name.startswith("sheetbridge.games."))
+        if bad:
+            raise _fail(game, f"its module {name} uses I/O, the clock or global random: {', '.join(bad)}; a game "
+                              "is a pure function of its state, the submissions and the seeded rng it is given")
 
 
 def _check_full_game(game: GameRules, names: list[str], seed: int) -> Match:
@@ -135,8 +138,9 @@ def _check_full_game(game: GameRules, names: list[str], seed: int) -> Match:
     except Exception as e:
         raise _fail(game, f"a random game (seed {seed}) failed: {type(e).__name__}: {e}") from e
     out = m.outcome()
-    if out is None or not out.winners:
-        raise _fail(game, f"a finished game (seed {seed}) must have an outcome naming its winner(s)")
+    if out is None or not (out.winners or out.requests):
+        raise _fail(game, f"a finished game (seed {seed}) must have an outcome naming its winner(s), or the "
+                          "decision it waits for (Outcome.requests)")
     if not set(out.winners) <= set(m.players):
         raise _fail(game, f"the outcome names winners who are not players: {out.winners}")
     for p in m.players:
@@ -150,10 +154,9 @@ def _check_full_game(game: GameRules, names: list[str], seed: int) -> Match:
 
 def _check_rendered_from_facts(game: GameRules, m: Match, rec: Any) -> None:
     from .core.facts import PUBLIC, visible
-    ctx = m.context(rec.round)
     for p in m.players:
         mine = tuple(f for f in rec.facts if f.audience == PUBLIC or p in f.audience)
-        if visible(rec.facts, p) != mine or game.render(mine, p, ctx) != rec.private.get(p):
+        if visible(rec.facts, p) != mine or m.render(rec.facts, p, rec.round) != rec.private.get(p):
             raise _fail(game, f"round {rec.round}: {p}'s report is not drawn from the facts {p} may see")
 
 

@@ -196,7 +196,7 @@ def test_move_off_row_or_column_is_refused_and_the_crewmate_stays():
     m.resolve({"uri": sub(row(move="2B"))})
     assert crew(m, "uri", 0)["pos"] == "1A"
     assert crew(m, "uri", 0)["energy"] == 7  # nothing spent: 5 + 3 = 8 -> cap 7
-    (told,) = of_type(m.rounds[-1].facts, skeld.OrderProblem)  # the problem is reported privately
+    (told,) = of_type(m.rounds[-1].facts, skeld.SubmissionProblem)  # the problem is reported privately
     assert told.audience == ("uri",) and told.problem.value == "2B"
     assert told.problem.message in text(m.rounds[-1].private["uri"])
 
@@ -723,7 +723,7 @@ def test_planter_who_would_have_won_anyway_falls_back():
 def test_tie_after_all_tiebreaks_goes_to_gamewide_tiebreak():
     comps = {"Marcer": ["1A", "12A"], "uri": ["13A"], "Spadez": ["2A"], "Ann": ["3A"]}
     res = decide(PLAYERS, comps, [], [], skeld.DEFAULTS)  # totals 13, 13, 2, 3
-    assert res["winners"] == ["Marcer", "uri"] and res["winner"] is None   # pending, not joint winners
+    assert res["winners"] == [] and res["winner"] is None and res["normal_group"] == ["Marcer", "uri"]  # pending
     (req,) = res["requests"]
     assert req.key == "gt-winner" and req.kind is DecisionKind.RANKING and req.choices == ("Marcer", "uri")
     # whoever wins the tie, the lowest total among the others is Spadez's 2: the EC is settled already
@@ -975,9 +975,9 @@ def test_random_games_under_host_options(options):
 GRID = tuple(tuple(r[1:]) for r in BOARD_CSV[1:])
 
 
-def problem(player, field, value, allowed, reason, default, kind=ProblemKind.ILLEGAL):
+def problem(player, field, value, allowed, reason, default, kind=ProblemKind.ILLEGAL, label=""):
     from sheetbridge.core.types import Problem
-    return Problem(kind, player, field, value, allowed, reason, default)
+    return Problem(kind, player, field, value, allowed, reason, default, label=label)
 
 
 def test_every_fact_of_a_hand_computed_round():
@@ -1024,12 +1024,14 @@ def test_every_fact_of_a_hand_computed_round():
         return S.ActivationContest(room, tuple(S.RoomBid(*b) for b in bids), (S.RoomBid(*winner),), how, audience=HOST_ONLY)
 
     expected = (
-        S.OrderProblem("Marcer", problem("Marcer", "Crew2 move_to", "9C", "a room in the same row or column as 5A",
-                                              "9C is not in the same row or column as 5A", "Crew2 stays in 5A"),
-                            audience=M),
-        S.OrderProblem("Marcer", problem("Marcer", "Crew2 activate_room", "9C", "the room Crew2 ends in (5A)",
+        # each named as the player's Submission tab names the cell
+        S.SubmissionProblem("Marcer", problem("Marcer", "Crew2 move_to", "9C", "a room in the same row or column as 5A",
+                                              "9C is not in the same row or column as 5A", "Crew2 stays in 5A",
+                                              label="Crew2: Move to"), audience=M),
+        S.SubmissionProblem("Marcer", problem("Marcer", "Crew2 activate_room", "9C", "the room Crew2 ends in (5A)",
                                               "the move to 9C was refused, so Crew2 stays in 5A",
-                                              "no activation; no Energy spent"), audience=M),
+                                              "no activation; no Energy spent", label="Crew2: Activate room"),
+                            audience=M),
         S.BonusUsed("Marcer", "Crew2", "Y", 0, audience=M),
         S.EnergyLost("Marcer", "Crew2", "banana", 2, 7, audience=M),
         S.CrewMove("Marcer", "Crew2", "move", "5A", "9C", (), 0, "9C is not in the same row or column as 5A", audience=M),
@@ -1098,7 +1100,7 @@ def test_every_fact_of_a_hand_computed_round():
     marcer = rec.private["Marcer"].text()
     assert "1A (Machine Learning) was activated by Spadez" in marcer
     assert "Crew2 ate the Yellow Banana over its Energy cap of 7: 2 Energy lost." in marcer
-    assert ("Marcer: Crew2 activate_room = '9C' (the move to 9C was refused, so Crew2 stays in 5A); allowed: the "
+    assert ("Marcer: Crew2: Activate room = '9C' (the move to 9C was refused, so Crew2 stays in 5A); allowed: the "
             "room Crew2 ends in (5A); applied: no activation; no Energy spent") in marcer
 
 
@@ -1114,7 +1116,7 @@ def test_a_refused_move_no_longer_activates_the_start_room():
     assert "4B" not in m.state["activated"] and m.state["components"]["uri"] == []
     assert crew(m, "uri", 0)["energy"] == 5 and crew(m, "uri", 1)["energy"] == 7   # nothing spent: 2 + 3, 5 + 3 -> 7
     assert of_type(rec.facts, skeld.ActivationAttempt) == [] and of_type(rec.facts, skeld.RoomActivated) == []
-    probs = [f.problem for f in of_type(rec.facts, skeld.OrderProblem)]
+    probs = [f.problem for f in of_type(rec.facts, skeld.SubmissionProblem)]
     assert [(p.field, p.value, p.reason) for p in probs] == [
         ("CrewA move_to", "4C", "the way from 4B to 4C crosses a wall"),
         ("CrewA activate_room", "4C", "the move to 4C was refused, so CrewA stays in 4B"),
@@ -1285,13 +1287,15 @@ def test_a_tie_for_the_win_waits_for_the_gamewide_tiebreak():
     m = tied_match()
     m.resolve({"Ann": sub(row(room="12C", energy="1"))})
     out = m.outcome()
-    # Pending: both are listed, nobody gets the Token of Life yet. Whoever wins, the EC is the lowest
-    # Conductor value among the others: Ann 12 (Spadez 19, the other tied player 30).
-    assert out.winners == ("Marcer", "uri") and out.awards == () and out.elimination_candidate == "Ann"
+    # Pending: nobody is named winner and nobody gets the Token of Life yet. Whoever wins, the EC is the
+    # lowest Conductor value among the others: Ann 12 (Spadez 19, the other tied player 30).
+    assert out.winners == () and out.awards == () and out.elimination_candidate == "Ann"
+    assert out.losers == ("Spadez", "Ann") and [p for p, _ in out.standings] == ["Marcer", "uri", "Spadez", "Ann"]
     (req,) = m.pending()
     assert (req.key, req.kind, req.choices) == ("gt-winner", DecisionKind.RANKING, ("Marcer", "uri"))
     assert "no Token of Life" in req.default
     board = m.public_report().text()
+    assert "Winner(s): pending" in board
     assert "Pending, for the host: Gamewide Tiebreak: Marcer and uri are tied for the win" in board
     assert out.ending == "sequence_tiebreak" and out.scores == {"Marcer": 30.0, "uri": 30.0, "Spadez": 19.0,
                                                                  "Ann": 12.0}
@@ -1454,23 +1458,3 @@ def test_no_ruling_numbers_in_anything_players_or_the_public_read():
         found = sorted({hit for t in texts for hit in ruling.findall(t)})
         assert found == [], found
 
-
-def test_no_other_game_shares_a_fact_name_with_skeld():
-    # The record's JSON names a fact by its class name alone: two games with a fact of the same name
-    # would rebuild each other's facts after a round trip (the reports would silently change).
-    import dataclasses
-    import inspect
-    import sys
-    from sheetbridge.core.game import games
-    from sheetbridge.core.types import _TYPES
-
-    def registered(module):
-        return {c.__name__: c for _, c in inspect.getmembers(module, inspect.isclass)
-                if dataclasses.is_dataclass(c) and c.__module__ == module.__name__ and c.__name__ in _TYPES}
-    mine = registered(skeld)
-    assert len(mine) > 30 and all(_TYPES[name] is cls for name, cls in mine.items())
-    for game_id, game in games().items():
-        module = sys.modules[type(game).__module__]
-        if module is not skeld:
-            shared = sorted(set(registered(module)) & set(mine))
-            assert not shared, f"{game_id} has fact classes named like Skeld's: {shared}"

@@ -1,4 +1,5 @@
 """`python -m sheetbridge.cli`: the same as the `sheetbridge` command."""
 from . import main
 
-main(prog_name="sheetbridge")
+if __name__ == "__main__":
+    main(prog_name="sheetbridge")

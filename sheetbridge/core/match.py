@@ -14,17 +14,20 @@ view that every private tab is rendered from (:meth:`Match.player_report`).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .errors import ConfigError, LedgerError, SheetbridgeError, UsageError
 from .game import GameRules, get_game
+from .intake import SUBMISSION_FIELD, SUBMISSION_LABEL, prepare
 from .ledger import Ledger, LedgerRow
+from .parsing import shorten
 from .rng import Rng, derive_seed
 from .decisions import DecisionRequest, pending_text
-from .facts import RenderContext, visible
-from .types import (Block, Outcome, RawSubmission, Report, RoundInput, State,
+from .facts import EntriesRead, RenderContext, visible
+from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
 # Version 2 holds the whole ledger (the authority for sheetbridge-written rows, see
@@ -42,13 +45,36 @@ class RoundRecord:
     balances: dict[str, int]
     tables: dict[str, list[list[str]]]
     submissions: dict[str, Submission | None] = field(default_factory=dict)
-    public: Report | None = None
-    private: dict[str, Report] = field(default_factory=dict)
+    _public: Report | None = field(default=None, repr=False)
+    _private: dict[str, Report] | None = field(default=None, repr=False)
     ledger: list[LedgerRow] = field(default_factory=list)
     host_log: list[str] = field(default_factory=list)
     facts: tuple[Any, ...] = ()        # the round as typed records (every report is drawn from them)
     requests: tuple[DecisionRequest, ...] = ()   # decisions this round leaves to the host
     decisions: dict[str, Any] = field(default_factory=dict)  # the entered decisions it was resolved with
+    _renderer: Any = field(default=None, repr=False, compare=False)   # draws the reports when first read
+
+    @property
+    def public(self) -> Report | None:
+        """The public report, drawn from the facts when first read (a simulation never reads it)."""
+        if self._public is None and self._renderer is not None:
+            self._renderer(self)
+        return self._public
+
+    @public.setter
+    def public(self, report: Report | None) -> None:
+        self._public = report
+
+    @property
+    def private(self) -> dict[str, Report]:
+        """Each player's report of the round (the one view function draws their tab from these)."""
+        if self._private is None and self._renderer is not None:
+            self._renderer(self)
+        return self._private if self._private is not None else {}
+
+    @private.setter
+    def private(self, reports: dict[str, Report]) -> None:
+        self._private = reports
 
     def to_json(self) -> dict:
         out = {
@@ -66,7 +92,7 @@ class RoundRecord:
     def from_json(cls, d: Mapping[str, Any]) -> "RoundRecord":
         return cls(round=d["round"], seed=d["seed"], raw=d["raw"], balances=d["balances"],
                    tables=d["tables"], submissions=from_json(d["submissions"]),
-                   public=from_json(d.get("public")), private=from_json(d.get("private") or {}),
+                   _public=from_json(d.get("public")), _private=from_json(d.get("private") or {}),
                    ledger=[LedgerRow(*r) for r in d["ledger"]], host_log=list(d["host_log"]),
                    facts=tuple(from_json(d.get("facts") or [])), requests=tuple(from_json(d.get("requests") or [])),
                    decisions=dict(d.get("decisions") or {}))
@@ -79,6 +105,14 @@ class RoundRecord:
             else:
                 out.extend(p.message for p in sub.problems)
         return out
+
+    def notices(self) -> list[str]:
+        """How non-plain text was read ("Ann: Card: read '٣' as 3"); not problems."""
+        return [n.message for sub in self.submissions.values() if sub is not None for n in sub.notices]
+
+
+def _read_block(round_no: int, f: EntriesRead) -> Block:
+    return Block(f"Round {round_no}: how your entries were read", tuple(f.lines))
 
 
 def _plain_tables(tables: Tables) -> dict[str, list[list[str]]]:
@@ -166,11 +200,40 @@ class Match:
         return self.game.form(self.state, player)
 
     def parse(self, player: str, raw: RawSubmission | None) -> Submission | None:
-        """Parse one player's raw submission for the open round (None: nothing submitted)."""
+        """Parse one player's raw submission for the open round (None: nothing submitted).
+
+        Whatever the player typed, this never raises: cells and the submission are capped
+        and read by the one rule first (:mod:`sheetbridge.core.intake`), and every problem
+        gets the label the player sees and a shortened value.
+        """
         self._check_player(player)
         if raw is None or not _has_content(raw):
             return None
-        return self.game.parse(self.state, player, raw)
+        form = self.form(player)
+        prep = prepare(form, player, raw)
+        try:
+            sub = self.game.parse(self.state, player, prep.raw)
+        except Exception as e:  # a bug in the game module must not stop the round for everyone
+            sub = self.game.parse(self.state, player, {})
+            prep.problems.append(Problem(
+                ProblemKind.SYNTAX, player, SUBMISSION_FIELD, "", "what the form's help says",
+                f"sheetbridge could not read it (internal error {type(e).__name__}; please report it)",
+                "the rules' default applies to every entry", label=SUBMISSION_LABEL))
+            prep.rejected = True
+        problems = list(prep.problems)
+        if not prep.rejected:
+            refused = {pr.label: i for i, pr in enumerate(problems) if pr.label in prep.refused_labels}
+            for pr in sub.problems:
+                label = pr.label or form.label_for(pr.field)
+                if label in refused:
+                    # The game saw the over-long cell as blank: say once what was applied instead.
+                    i = refused.pop(label)
+                    problems[i] = dataclasses.replace(problems[i], default=pr.default or problems[i].default)
+                    continue
+                if label in prep.refused_labels:
+                    continue
+                problems.append(dataclasses.replace(pr, label=label, value=shorten(pr.value)))
+        return Submission(player, sub.values, tuple(problems), prep.raw, tuple(prep.notices))
 
     def resolve(self, raw: Mapping[str, RawSubmission | None] | None = None,
                 tables: Tables | None = None) -> RoundRecord:
@@ -190,7 +253,7 @@ class Match:
         r = self.round
         rec = RoundRecord(round=r, seed=derive_seed(self.seed, "round", r),
                           raw={p: _plain_raw(raw.get(p)) for p in self.players},
-                          balances=self.ledger.balances(self.players), tables=copy.deepcopy(self.tables),
+                          balances=self.ledger.balances(self.players), tables=self.tables,
                           decisions=copy.deepcopy(self.decisions))
         self._run(rec)
         self._book(rec)
@@ -206,8 +269,9 @@ class Match:
         result = self.game.resolve(self.state, rin, Rng(rec.seed))
         if self.checks and json.dumps(self.state, sort_keys=True) != before:
             raise SheetbridgeError(f"{self.game.spec.id}.resolve modified its input state (a bug in the game module)")
-        # A round's state must survive JSON: that is what the master workbook stores.
-        new_state = json.loads(json.dumps(result.state, sort_keys=True))
+        # A round's state must survive JSON: that is what the master workbook stores. (A simulation,
+        # checks off, trusts the conformance tests for that and saves the round trip.)
+        new_state = json.loads(json.dumps(result.state, sort_keys=True)) if self.checks else result.state
         gen = self.undos.get(str(rec.round), 0)
         rows = [LedgerRow(self.name, rec.round, e.player, int(e.change), e.reason,
                           f"{self.name}:r{rec.round}g{gen}:{i}", e.memo + (f" ({e.counterparty})" if e.counterparty else ""))
@@ -224,11 +288,19 @@ class Match:
         rec.submissions = subs
         rec.facts = tuple(result.facts)
         rec.requests = tuple(result.requests)
+        # How non-plain text was read: told privately, whatever the game reports (a fact of the core's).
+        read = tuple(EntriesRead(p, tuple(n.text for n in sub.notices), audience=(p,))
+                     for p, sub in subs.items() if sub is not None and sub.notices)
         if rec.facts:
-            self._render(rec)
+            rec.facts += read
+            rec._public = rec._private = None
+            rec._renderer = self._render   # drawn when first read
         else:
             rec.public = result.public
             rec.private = {p: result.private[p] for p in self.players if p in result.private}
+            for f in read:
+                mine = rec.private.get(f.player) or Report(f"Round {rec.round}")
+                rec.private[f.player] = dataclasses.replace(mine, blocks=tuple(mine.blocks) + (_read_block(rec.round, f),))
         rec.ledger = rows
         rec.host_log = list(result.host_log)
         self.state = new_state
@@ -238,14 +310,21 @@ class Match:
         return RenderContext(round=round_no, players=tuple(self.players), options=dict(self.options),
                              game_name=self.game.spec.name)
 
+    def render(self, facts: Sequence[Any], viewer: str | None, round_no: int) -> Report:
+        """One viewer's report of a round from the facts that viewer may see: the game draws its
+        own facts; the core adds what it recorded itself (how entries were read)."""
+        mine = visible(facts, viewer)
+        own = tuple(f for f in mine if not isinstance(f, EntriesRead))
+        report = self.game.render(own, viewer, self.context(round_no))
+        if report is None:
+            raise SheetbridgeError(f"{self.game.spec.id} returned facts but renders no report (a bug)")
+        extra = tuple(_read_block(round_no, f) for f in mine if isinstance(f, EntriesRead) and f.player == viewer)
+        return dataclasses.replace(report, blocks=tuple(report.blocks) + extra) if extra else report
+
     def _render(self, rec: RoundRecord) -> None:
         """Every report of a round, drawn from its facts; each viewer's renderer sees only their facts."""
-        ctx = self.context(rec.round)
-        public = self.game.render(visible(rec.facts, None), None, ctx)
-        if public is None:
-            raise SheetbridgeError(f"{self.game.spec.id} returned facts but renders no report (a bug)")
-        rec.public = public
-        rec.private = {p: self.game.render(visible(rec.facts, p), p, ctx) for p in self.players}
+        rec.public = self.render(rec.facts, None, rec.round)
+        rec.private = {p: self.render(rec.facts, p, rec.round) for p in self.players}
 
     def _book(self, rec: RoundRecord) -> None:
         self.ledger.append(rec.ledger)
@@ -359,7 +438,7 @@ class Match:
         out = self.outcome()
         if out is None:
             return ()
-        lines = [f"Winner(s): {', '.join(out.winners) or 'none'}",
+        lines = [f"Winner(s): {', '.join(out.winners) or ('pending' if out.requests else 'none')}",
                  f"Loser(s): {', '.join(out.losers) or 'none'}",
                  f"Elimination Candidate: {out.elimination_candidate or 'pending'}"]
         lines += list(out.reasons)
@@ -396,9 +475,10 @@ class Match:
         m.setup_tables = data["tables"]
         if tables is not None:
             m.tables = _plain_tables(tables)
-        for rec in m.rounds:   # reports are drawn from the facts with today's renderer
+        for rec in m.rounds:   # reports are drawn from the facts with today's renderer, when first read
             if rec.facts:
-                m._render(rec)
+                rec._public = rec._private = None
+                rec._renderer = m._render
         return m
 
     # ------------------------------------------------------------ what if
@@ -445,7 +525,7 @@ def parse_options(game: GameRules, given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _has_content(raw: RawSubmission) -> bool:
-    return any(str(v).strip() for rows in raw.values() for row in rows for v in row.values())
+    return any(v is not None and str(v).strip() for rows in raw.values() for row in rows for v in row.values())
 
 
 def _plain_raw(raw: RawSubmission | None) -> dict | None:

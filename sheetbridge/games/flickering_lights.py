@@ -890,7 +890,7 @@ class FlickeringLights(GameRules):
                     Field("blue_space", "Blue space (+1)", FieldKind.CHOICE, self._squares_of(state, BLUE),
                           help="exactly one blue space"))
                 secs.append(Section("mediator", "Mediator: one red and one blue space", fields,
-                                    help="You must submit one red and one blue space; each gets +1 (R13, R15)."))
+                                    help="You must submit one red and one blue space; each gets +1."))  # R13, R15
                 continue
             color = info["color"]
             choices = self._squares_of(state, None if color == "any" else color)
@@ -942,7 +942,7 @@ class FlickeringLights(GameRules):
                        "mediator": "only the White player submits a red and a blue space",
                        "spaces": "the White player submits red_space and blue_space instead"}.get(
                            sec, "this is not part of the form")
-                prob(ProblemKind.ILLEGAL, sec, ", ".join(texts), "nothing", why + " (A37)", "ignored")
+                prob(ProblemKind.ILLEGAL, sec, ", ".join(texts), "nothing", why, "ignored")  # A37
         for sec, info in allowed_secs.items():
             rows = list(raw.get(sec, []))
             if sec == "mediator":
@@ -952,7 +952,7 @@ class FlickeringLights(GameRules):
                     allowed = self._allowed_text(state, color)
                     if not text:
                         prob(ProblemKind.MISSING, fld, "", allowed, "the White player must submit one red "
-                             "and one blue space (R13)", "no +1 from this field (A32)")
+                             "and one blue space", "no +1 from this field")  # R13, A32
                         continue
                     s = None if is_formula(text) else parse_square(text)
                     if s is None:
@@ -1018,7 +1018,7 @@ class FlickeringLights(GameRules):
             if adj and any(t is not None and adjacent(parse_square(t), s, adj) for t in slots):
                 near = next(t for t in slots if t is not None and adjacent(parse_square(t), s, adj))
                 prob(ProblemKind.ILLEGAL, fld, text, allowed, f"{sq_name(s)} is adjacent to your space {near}; "
-                     "a Demolitionist's spaces may not be adjacent (R26)", f"dropped; {first}")
+                     "a Demolitionist's spaces may not be adjacent", f"dropped; {first}")  # R26
                 slots.append(None)
                 continue
             slots.append(sq_name(s))
@@ -1058,7 +1058,7 @@ class FlickeringLights(GameRules):
             sub = round_input.submissions.get(p)
             if sub is None:
                 vals: Mapping[str, Any] = self.default_submission(st, p, rng)
-                echo[p].append("You submitted nothing: no spaces and no abilities (the rules' default, A32).")
+                echo[p].append("You submitted nothing: no spaces and no abilities (the rules' default).")  # A32
                 if team is Team.WHITE:
                     log.append(f"{p} (White) submitted nothing; the White player 'must' submit two spaces "
                                "(R13): flagged, no penalty applied (A32)")
@@ -1091,7 +1091,7 @@ class FlickeringLights(GameRules):
                         new = sq_name(frng.choice(cands)) if cands else None
                         lst[i] = new
                         line = (f"Round 4 {sec}: {v} was not {COLOR_NAME[need]}; "
-                                + (f"replaced by {new} at random (A23)" if new else "nothing qualified; dropped"))
+                                + (f"replaced by {new} at random" if new else "nothing qualified; dropped"))  # A23
                         r4_detail[p].append(line)
                         log.append(f"{p}: {line}")
                 for fld, need in (("red_space", RED), ("blue_space", BLUE)):
@@ -1100,7 +1100,7 @@ class FlickeringLights(GameRules):
                         continue
                     new = sq_name(frng.choice([s for s in ALL_SQUARES if g0[s] == need]))
                     r4_detail[p].append(f"Round 4 {fld}: {v} was not {COLOR_NAME[need]}; replaced by {new} "
-                                        "at random (A23)")
+                                        "at random")  # A23
                     log.append(f"{p}: {fld} {v} replaced by {new}")
                     if fld == "red_space":
                         red_sq = new
@@ -1138,7 +1138,7 @@ class FlickeringLights(GameRules):
                 typed += [v for v in (vals.get("red_space"), vals.get("blue_space")) if v]
                 if sub is not None:
                     echo[p].append("Received: " + (", ".join(typed) if typed else "no squares")
-                                   + ". What became of them is disclosed at the end of the game (R52, A23).")
+                                   + ". What became of them is disclosed at the end of the game.")  # R52, A23
             elif sub is not None:
                 echo[p].append("Your spaces as read: " + (", ".join(kept) if kept else "none")
                                + (("; " + ", ".join(abil)) if abil else "") + ".")
@@ -1186,7 +1186,7 @@ class FlickeringLights(GameRules):
         public_blocks: list[Block] = []
         if fog:
             public_blocks.append(Block("Round 4: Fog of War", (
-                "The board and the scores of this round stay hidden until the end of the game (R52).",)))
+                "The board and the scores of this round stay hidden until the end of the game.",)))  # R52
         else:
             lines = ()
             if opts.get("publish_counts"):
@@ -1270,7 +1270,7 @@ class FlickeringLights(GameRules):
                 text = a["team"] + (f" {a['role']}" if opts.get("reveal_roles_at_end") else "")
                 cells.append(Cell(text, fill=fills[a["team"]]))
             rows.append(tuple(cells))
-        blocks.append(Block("Alignments, revealed at the end of the game (R22)", grid=tuple(rows)))
+        blocks.append(Block("Alignments, revealed at the end of the game", grid=tuple(rows)))  # R22
         return blocks
 
     def _ranking(self, st: State) -> tuple[list[str], list[str], list[str]]:
@@ -1339,7 +1339,7 @@ class FlickeringLights(GameRules):
                  f"Your team this round: {team.value}. Your role: {role.value}.",
                  ROLE_TEXT[role]]
         if team is Team.WHITE:
-            lines.append("The three roles in play on both teams: " + ", ".join(cur["roles"]) + " (R32).")
+            lines.append("The three roles in play on both teams: " + ", ".join(cur["roles"]) + ".")  # R32
         if player in cur["lists"]:
             lines.append("Your list: " + ", ".join(cur["lists"][player])
                          + " (your two teammates and, if in play, the other team's Saboteur; unlabelled).")
@@ -1380,16 +1380,16 @@ class FlickeringLights(GameRules):
         order, top, low = self._ranking(state)
         totals = state["totals"]
         pending = []
-        reasons = ["The ruleset does not say how the match is won; by default (A30) the highest "
+        reasons = ["The ruleset does not say how the match is won; by default the highest "  # A30
                    "five-round total wins and the lowest is the Elimination Candidate."]
         if state["options"].get("end_of_match") == "total_rounds_won":
             reasons.append("Equal totals are broken by the number of rounds the player's side won (host option).")
         if len(top) > 1:
-            pending.append("The winners tie on " + ", ".join(top) + "; the host decides (A30).")
+            pending.append("The winners tie on " + ", ".join(top) + "; the host decides.")  # A30
         ec = low[0] if len(low) == 1 else None
         if ec is None:
             pending.append("The lowest totals tie: " + ", ".join(low) + "; the host chooses the "
-                           "Elimination Candidate (A30).")
+                           "Elimination Candidate.")  # A30
         else:
             reasons.append(f"{ec} has the lowest total ({totals[ec]}).")
         reasons.append(", ".join(top) + f" {'has' if len(top) == 1 else 'have'} the highest total ({totals[top[0]]}).")
@@ -1436,16 +1436,16 @@ class FlickeringLights(GameRules):
 
 
 ROLE_TEXT = {
-    Role.COORDINATOR: "Coordinator: you learn the list below at the start of the round (R23).",
-    Role.SNIPER: "Sniper: your first space gets +4 instead of +2 (R24).",
+    Role.COORDINATOR: "Coordinator: you learn the list below at the start of the round.",  # R23
+    Role.SNIPER: "Sniper: your first space gets +4 instead of +2.",  # R24
     Role.DEMOLITIONIST: "Demolitionist: you may submit up to four spaces (first +2, others +1), none of them "
-                        "adjacent (R25, R26).",
+                        "adjacent.",  # R25, R26
     Role.BLOCKER: "Blocker: you may also block up to two spaces of the other colour; each loses 1 value, "
-                  "to a minimum of 0 (R27, R28).",
+                  "to a minimum of 0.",  # R27, R28
     Role.SABOTEUR: "Saboteur: you may also flip one space of the other colour; it flips after values are "
-                   "counted and before recolouring. You appear on both Coordinators' lists (R29-R31).",
+                   "counted and before recolouring. You appear on both Coordinators' lists.",  # R29-R31
     Role.MEDIATOR: "Mediator (White): submit one red and one blue space, +1 each. You score the winning "
-                   "team's points if the tile difference is at most 7, else the losing team's (R13, R35, R36).",
+                   "team's points if the tile difference is at most 7, else the losing team's.",  # R13, R35, R36
 }
 
 ITEM_TEXT = {

@@ -62,7 +62,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, match_choice, parse_int, yes_no
+from ..core.parsing import clean, int_reason, is_formula, match_choice, parse_int, yes_no
 from ..core.picture import Box, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
@@ -285,7 +285,7 @@ class CrewStartAssigned(Fact):
 
 @fact
 @dataclass(frozen=True)
-class OrderProblem(Fact):
+class SubmissionProblem(Fact):
     """Something wrong in a player's submission and the default applied (section e)."""
     player: str
     problem: Problem
@@ -293,7 +293,7 @@ class OrderProblem(Fact):
 
 @fact
 @dataclass(frozen=True)
-class NoOrders(Fact):
+class NoSubmission(Fact):
     """The player submitted nothing: crewmates stay put and do nothing (A33)."""
     player: str
 
@@ -1243,7 +1243,7 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
             reasons.append(f"{nw} wins by {basis}.")
         else:
             reasons.append(f"{_and(nw_group)} are tied on {basis}: the Gamewide Tiebreak decides the winner.")
-    winners = [winner] if winner else list(nw_group)
+    winners = [winner] if winner else []   # a tie waiting for the Gamewide Tiebreak names nobody yet
     improper = sorted({pl["player"] for pl in plants if pl.get("improper")})
     metric, mname = _ec_metric(comps, seqs, opts)
     if nw is not None:
@@ -1268,7 +1268,8 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
         else:
             numbers[p] = f"total Sequence Value {total_value(comps[p])} ({len(comps[p])} components)"
     gt = {p: i for i, p in enumerate(decisions.get(GT_WINNER) or [])}
-    order = sorted(players, key=lambda p: (p not in winners, tuple(-x for x in nw_key(p)), gt.get(p, 99), p))
+    order = sorted(players, key=lambda p: (p not in (winners or nw_group), tuple(-x for x in nw_key(p)),
+                                           gt.get(p, 99), p))
     return {"winners": winners, "winner": winner, "method": method, "normal_winner": nw, "normal_group": nw_group,
             "ec": ec, "ec_rule": ec_rule, "reasons": reasons, "requests": requests, "numbers": numbers,
             "order": order, "improper": improper, "sequences": list(seqs)}
@@ -1308,7 +1309,7 @@ class Skeld(GameRules):
         crew = state["crew"][player]
         if state["round"] == 0:
             name = Field("name", "Crewmate name", FieldKind.TEXT, required=False,
-                         help="any name (blank keeps Crewmate 1 / Crewmate 2)")
+                         help="up to 30 visible characters without . , or | (blank keeps Crewmate 1 / Crewmate 2)")
             start = Field("start", "Start cell", FieldKind.CHOICE, START_CELLS,
                           help="crewmates start only in these cells")
             return Form(0, "Pregame", (Section("crew", "Your two crewmates", (name, start), rows=2,
@@ -1452,8 +1453,8 @@ class Skeld(GameRules):
                                                 "a crewmate activates at most one room a round", "no activation"))
                     several = True
                 elif energy is None:
-                    syn(f"{name} energy", energy_text, "a whole number of Energy",
-                        "a formula" if is_formula(energy_text) else "not a whole number", "no activation")
+                    syn(f"{name} energy", energy_text, "a whole number of Energy", int_reason(energy_text),
+                        "no activation")
             if several:
                 pass   # every activation of this crewmate is dropped (E18)
             elif room is not None and energy is not None:
@@ -1529,7 +1530,7 @@ class Skeld(GameRules):
                 continue
             n = None if is_formula(text) else parse_int(text)
             if n is None:
-                syn(field, text, f"a whole number from 0 to {left}", "not a whole number", "no cap raise")
+                syn(field, text, f"a whole number from 0 to {left}", int_reason(text), "no cap raise")
             elif not 0 <= n <= left:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, field, text, f"a whole number from 0 to {left}",
                                         f"the cap can rise to 9 at most (now {crew[i]['cap']})", "no cap raise"))
@@ -1556,10 +1557,11 @@ class Skeld(GameRules):
             item: dict[str, Any] = {"name": None, "start": None}
             name = clean(row.get("name", ""))
             if name:
-                bad = is_formula(name) or len(name) > 30 or any(ch in name for ch in ".,\n\t|")
+                bad = (is_formula(name) or len(name) > 30 or any(ch in name for ch in ".,|")
+                       or not name.isprintable())  # a name is shown on every board: no invisible characters
                 if bad:
                     problems.append(Problem(ProblemKind.SYNTAX, player, f"crewmate {i + 1} name", name,
-                                            "a name up to 30 characters without . , | or a leading =",
+                                            "a name up to 30 visible characters without . , | or a leading =",
                                             "not a usable name", f"Crewmate {i + 1}"))
                 elif name.casefold() in names_seen:
                     problems.append(Problem(ProblemKind.ILLEGAL, player, f"crewmate {i + 1} name", name,
@@ -1598,7 +1600,7 @@ class Skeld(GameRules):
         st = copy.deepcopy(state)
         if st["round"] == 0:
             return self._resolve_pregame(st, round_input, rng)
-        return self._resolve_round(st, round_input)
+        return self._resolve_round(st, round_input, state)
 
     def _resolve_pregame(self, st: State, rin: RoundInput, rng: Rng) -> RoundResult:
         opts = st["options"]
@@ -1609,9 +1611,9 @@ class Skeld(GameRules):
             sub = rin.submissions.get(p)
             vals = sub.values if sub is not None else self.default_submission(st, p, rng)
             if sub is None:
-                facts.append(NoOrders(p, audience=mine))
+                facts.append(NoSubmission(p, audience=mine))
             else:
-                facts += [OrderProblem(p, pr, audience=mine) for pr in sub.problems]
+                facts += [SubmissionProblem(p, pr, audience=mine) for pr in sub.problems]
             for i, c in enumerate(st["crew"][p]):
                 item = vals["crew"][i] if i < len(vals["crew"]) else {}
                 if item.get("name"):
@@ -1671,7 +1673,8 @@ class Skeld(GameRules):
                 out.append(ActivatorsSeen(room, who, crew, audience=present))
         return out
 
-    def _resolve_round(self, st: State, rin: RoundInput) -> RoundResult:
+    def _resolve_round(self, st: State, rin: RoundInput, state: State) -> RoundResult:
+        """Round r (A9); `st` is the copy resolved, `state` the round's state as the forms showed it."""
         opts = st["options"]
         r = st["round"]
         players = st["players"]
@@ -1682,16 +1685,17 @@ class Skeld(GameRules):
         balances = dict(rin.balances)
         # 1-2: submissions, cap raises (R17, A11, E27)
         plans: dict[str, list[dict]] = {}
+        forms: dict[str, Form] = {}
         for p in players:
             mine = (p,)
             sub = rin.submissions.get(p)
             if sub is None:
                 vals = self.default_submission(st, p, Rng(0))
-                facts.append(NoOrders(p, audience=mine))
+                facts.append(NoSubmission(p, audience=mine))
                 log.append(f"round {r}: {p} did not submit; crewmates stay and do nothing (A33)")
             else:
                 vals = sub.values
-                facts += [OrderProblem(p, pr, audience=mine) for pr in sub.problems]
+                facts += [SubmissionProblem(p, pr, audience=mine) for pr in sub.problems]
             ups = list(vals.get("upgrades") or [0, 0])
             crew_p = st["crew"][p]
             per_crew = opts["cap_upgrade_scope"] == "crewmate"
@@ -1716,9 +1720,10 @@ class Skeld(GameRules):
                     facts.append(EnergyCapRaise(p, raises, cost, names, tuple(c["cap"] for c in crew_p), True,
                                           audience=PUBLIC if opts["public_garnets"] else mine))
             pl, probs = plan_player(st, p, vals.get("crew") or [{}, {}], _caps(st, p), opts)
-            for field, value, allowed, reason, default in probs:
-                facts.append(OrderProblem(p, Problem(ProblemKind.ILLEGAL, p, field, value, allowed, reason,
-                                                          default), audience=mine))
+            for field, value, allowed, reason, default in probs:   # named as the player's form names them
+                label = forms.setdefault(p, self.form(state, p)).label_for(field)
+                facts.append(SubmissionProblem(p, Problem(ProblemKind.ILLEGAL, p, field, value, allowed, reason,
+                                                          default, label=label), audience=mine))
                 log.append(f"round {r}: {p} {field}={value!r} dropped at resolution: {reason}")
             plans[p] = pl
         # 3-5: banana, movement, Toe (energy already computed by the plans)
@@ -2186,7 +2191,8 @@ class Skeld(GameRules):
         res = decide(state["players"], state["components"], end["sequences"], state["plants"],
                      state["options"], decisions)
         winners = tuple(res["winners"])
-        losers = tuple(p for p in res["order"] if p not in winners)
+        contenders = winners or tuple(res["normal_group"])   # while the winner is pending: the tied players
+        losers = tuple(p for p in res["order"] if p not in contenders)
         awards = ((Award(res["winner"], "Token of Life", 1, "Skeld winner" if res["method"] == "normal"
                          else "Skeld winner by planting the Parasite"),) if res["winner"] else ())
         standings = tuple((p, res["numbers"][p]) for p in res["order"])
@@ -2256,8 +2262,9 @@ class Skeld(GameRules):
                     raise PositionError(f"crew: {who} has unknown key(s) {', '.join(bad_keys)}; a crewmate has "
                                         "name, room, energy, items, parasite and cap")
                 name = clean(e.get("name", c["name"]))
-                if not name or len(name) > 30 or any(ch in name for ch in ".,\n\t|") or is_formula(name):
-                    raise PositionError(f"crew: {who} is named {name!r}; a name has 1 to 30 characters "
+                if (not name or len(name) > 30 or any(ch in name for ch in ".,|") or not name.isprintable()
+                        or is_formula(name)):
+                    raise PositionError(f"crew: {who} is named {name!r}; a name has 1 to 30 visible characters "
                                         "without . , | or a leading =")
                 if name.casefold() in names:
                     raise PositionError(f"crew: both of {p}'s crewmates are named {name!r}")
@@ -2517,10 +2524,10 @@ def _caps_text(f: EnergyCapRaise) -> str:
 
 def _note(f: Any, viewer: str, pregame: bool) -> str:
     """A line of "Notes for you": what concerns the player's own sheet (or "" for none)."""
-    if isinstance(f, NoOrders) and f.player == viewer:
+    if isinstance(f, NoSubmission) and f.player == viewer:
         return ("No pregame submission: start cells were assigned." if pregame else
                 "No submission: your crewmates stayed put and did nothing.")
-    if isinstance(f, OrderProblem) and f.player == viewer:
+    if isinstance(f, SubmissionProblem) and f.player == viewer:
         return f.problem.message
     if isinstance(f, CrewStartAssigned) and f.player == viewer:
         return f"{f.crewmate} starts in {f.room} (assigned)."

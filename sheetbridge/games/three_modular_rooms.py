@@ -31,7 +31,6 @@ Worked examples from the ruleset:
 """
 from __future__ import annotations
 
-import copy
 import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -41,8 +40,8 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import PositionError, SheetbridgeError
 from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.parsing import YES_NO_HELP, clean, is_formula, parse_int, split_list, yes_no
 from ..core.picture import Box, Label, Picture
-from ..core.parsing import clean, is_formula, parse_int, split_list, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -576,7 +575,7 @@ class ThreeModularRooms(GameRules):
         hide_text = clean(buy.get("buy_hide", ""))
         hide = yes_no(hide_text)
         if hide is None:
-            problems.append(Problem(ProblemKind.SYNTAX, player, "buy_hide", hide_text, "yes or no",
+            problems.append(Problem(ProblemKind.SYNTAX, player, "buy_hide", hide_text, YES_NO_HELP,
                                     "not yes or no", "rooms not hidden, nothing charged"))
         else:
             values["buy_hide"] = hide
@@ -589,7 +588,9 @@ class ThreeModularRooms(GameRules):
 
     # ---- resolution -------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = copy.deepcopy(state)
+        # A new state; only what a round changes is copied (options and players are never written).
+        st = {**state, "hands": {p: list(h) for p, h in state["hands"].items()}, "points": dict(state["points"]),
+              "opal": [list(x) for x in state["opal"]]}
         opts, players, r = st["options"], st["players"], st["round"]
         final = r == opts["rounds"]
         facts: list[Any] = []
