@@ -1223,7 +1223,7 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
             requests.append(DecisionRequest(
                 GT_WINNER, f"Gamewide Tiebreak: {tied} are tied for the win ({basis}). Rank them, best first: the "
                 "first wins the Main Match and its Token of Life.", DecisionKind.RANKING, tuple(nw_group),
-                default=f"no winner yet: {tied} are listed as tied and no Token of Life is given"))
+                default=f"no winner yet: {tied} are tied at the top and no Token of Life is given"))
     tied_plants = [pl for pl in plants if pl.get("verdict") == "tied"]
     if tied_plants:
         reasons.append(f"Plants tied at {tied_plants[0]['energy']} Energy by "
