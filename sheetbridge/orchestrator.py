@@ -960,7 +960,8 @@ def demo_files(folder: Path) -> list[Path]:
             files += [folder / loc for loc in ld.locations.values()]
         except SheetbridgeError:
             pass
-    files += [folder / name for name in (".sheetbridge-google-cache.json", XLSX_LOCK, XLSX_LOCK + ".json")]
+    files += [folder / name for name in (".sheetbridge-google-cache.json", ".sheetbridge-new.json", XLSX_LOCK,
+                                          XLSX_LOCK + ".json")]
     files += sorted((folder / XLSX_TMP).glob("*")) if (folder / XLSX_TMP).is_dir() else []
     files += sorted((folder / "pictures").glob("round-*-board.png"))       # the pictures it drew
     files += sorted((folder / "pictures" / "private").glob("*-round-*.png"))

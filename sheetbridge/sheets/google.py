@@ -61,6 +61,8 @@ SCOPES = (
 )
 SHEETS_ROOT = "https://sheets.googleapis.com"
 DRIVE_ROOT = "https://www.googleapis.com"
+SCRIPT_ROOT = "https://script.googleapis.com"
+SCRIPT_SCOPE = "https://www.googleapis.com/auth/script.projects"   # asked for by `menu install` only
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 API_BASE_ENV = "SHEETBRIDGE_GOOGLE_API_BASE"
 TOKEN_ENV = "SHEETBRIDGE_GOOGLE_TOKEN"
@@ -227,7 +229,7 @@ class SheetbridgeHTTPClient(HTTPClient):
 
     def _rebase(self, url: str) -> str:
         if self.api_base:
-            for root in (SHEETS_ROOT, DRIVE_ROOT):
+            for root in (SHEETS_ROOT, DRIVE_ROOT, SCRIPT_ROOT):
                 if url.startswith(root):
                     return self.api_base + url[len(root):]
         return url
@@ -1301,7 +1303,8 @@ def check_credentials_file(path: str | os.PathLike, mode: str | None = None) -> 
 
 
 def build_credentials(mode: str = "oauth", credentials_path: str | os.PathLike | None = None,
-                      token_path: str | os.PathLike | None = None, interactive: bool = True):
+                      token_path: str | os.PathLike | None = None, interactive: bool = True,
+                      scopes: Sequence[str] = SCOPES):
     """google-auth credentials for ``mode``:
 
     - "oauth": an installed-app client secret; the token is cached in ``token_path`` and
@@ -1321,7 +1324,7 @@ def build_credentials(mode: str = "oauth", credentials_path: str | os.PathLike |
         check_credentials_file(path, "service_account")
         from google.oauth2 import service_account
         try:
-            return service_account.Credentials.from_service_account_file(str(path), scopes=list(SCOPES))
+            return service_account.Credentials.from_service_account_file(str(path), scopes=list(scopes))
         except (ValueError, KeyError) as exc:
             raise ConfigError(f"service account key {path} is malformed ({exc}); create a new key "
                               "in the Google Cloud console") from None
@@ -1334,7 +1337,7 @@ def build_credentials(mode: str = "oauth", credentials_path: str | os.PathLike |
     creds = None
     if token_file.is_file():
         try:
-            creds = Credentials.from_authorized_user_file(str(token_file), list(SCOPES))
+            creds = Credentials.from_authorized_user_file(str(token_file), list(scopes))
         except (ValueError, KeyError):
             creds = None
     if creds is not None and creds.valid:
@@ -1354,7 +1357,7 @@ def build_credentials(mode: str = "oauth", credentials_path: str | os.PathLike |
                           "(an unpublished OAuth app's sign-in lasts 7 days)")
     check_credentials_file(path, "oauth")
     from google_auth_oauthlib.flow import InstalledAppFlow
-    flow = InstalledAppFlow.from_client_secrets_file(str(path), list(SCOPES))
+    flow = InstalledAppFlow.from_client_secrets_file(str(path), list(scopes))
     creds = flow.run_local_server(port=0, open_browser=True)
     _save_token(token_file, creds)
     return creds
@@ -1396,8 +1399,14 @@ def open_google_store(config: Mapping[str, Any], **kwargs) -> GoogleStore:
         mode = s["mode"]
         if api_base and os.environ.get(TOKEN_ENV) and mode != "service_account":
             mode = "token"
-        kwargs["credentials"] = build_credentials(mode, s["credentials"], s["token"],
-                                                  interactive=bool(config.get("interactive", False)))
+        extra = tuple(config.get("extra_scopes") or ())
+        token = s["token"]
+        if extra and mode == "oauth":   # a wider sign-in (the menu's install) is cached apart from the usual one
+            base = Path(token or default_token_path()).expanduser()
+            token = str(base.with_name(base.stem + "-menu" + base.suffix))
+        kwargs["credentials"] = build_credentials(mode, s["credentials"], token,
+                                                  interactive=bool(config.get("interactive", False)),
+                                                  scopes=tuple(SCOPES) + extra)
     store = GoogleStore(master_id=config.get("master_id") or config.get("master"),
                         host_email=config.get("host_email"), api_base=api_base,
                         notify=bool(config.get("notify", True)), folder_id=s["folder_id"],
@@ -1416,3 +1425,31 @@ def new_google_store(folder: str | os.PathLike, config: Mapping[str, Any] | None
     if cache.exists() and not (Path(folder) / NEW_PROGRESS_FILE).exists():
         cache.unlink()
     return open_google_store({"interactive": True, **(config or {}), "folder": str(folder)}, **kwargs)
+
+
+# --------------------------------------------------------------------------- the menu's Apps Script
+ENABLE_SCRIPT_API = ("turn on the Apps Script API for your account at https://script.google.com/home/usersettings "
+                     "and run the command again, or add the menu by hand: `sheetbridge menu show`")
+
+
+def install_script(store: GoogleStore, files: Sequence[Mapping[str, str]], script_id: str | None = None,
+                   title: str = "Sheetbridge menu") -> str:
+    """Put `files` (name, type, source) into an Apps Script project bound to the master spreadsheet:
+    creates the project (parent = the master) unless `script_id` names one already, then replaces its
+    content. Returns the project's id. One or two requests."""
+    http = store.http
+    try:
+        if not script_id:
+            r = http.request("post", f"{SCRIPT_ROOT}/v1/projects",
+                             json={"title": title, "parentId": store.master_location()})
+            script_id = r.json()["scriptId"]
+        http.request("put", f"{SCRIPT_ROOT}/v1/projects/{script_id}/content", json={"files": list(files)})
+    except APIError as exc:
+        msg = str(exc.error.get("message", "")) if isinstance(getattr(exc, "error", None), dict) else str(exc)
+        if exc.code == 403 and "Apps Script API" in msg:
+            raise ConfigError(f"Google refused: the Apps Script API is turned off for this account; "
+                              f"{ENABLE_SCRIPT_API}") from None
+        raise store._failure("installing the Sheetbridge menu", exc) from None
+    except requests.RequestException as exc:
+        raise store._failure("installing the Sheetbridge menu", exc) from None
+    return script_id

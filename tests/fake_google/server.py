@@ -45,7 +45,7 @@ from requests.structures import CaseInsensitiveDict
 from . import schema
 
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
-HOSTS = ("https://sheets.googleapis.com/", "https://www.googleapis.com/")
+HOSTS = ("https://sheets.googleapis.com/", "https://www.googleapis.com/", "https://script.googleapis.com/")
 STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
           409: "ALREADY_EXISTS", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 501: "NOT_IMPLEMENTED",
           503: "UNAVAILABLE"}
@@ -262,6 +262,9 @@ class FakeGoogle:
         self._lock = threading.RLock()
         self.sheets_api = schema.sheets()
         self.drive_api = schema.drive()
+        self.script_api = schema.script()
+        self.scripts: dict[str, dict] = {}        # Apps Script projects: id -> {title, parentId, files}
+        self.script_api_enabled = True            # a user can turn the Apps Script API off in their settings
 
     # ---- clock
     def clock(self) -> float:
@@ -361,7 +364,8 @@ class FakeGoogle:
             path = unquote(parts.path)
             raw_path = parts.path
             query = parse_qs(parts.query, keep_blank_values=True)
-            api = self.sheets_api if raw_path.startswith("/v4/") else self.drive_api
+            api = (self.sheets_api if raw_path.startswith("/v4/") else
+                   self.script_api if raw_path.startswith("/v1/projects") else self.drive_api)
             rel = raw_path[len(api.service_path):] if raw_path.startswith(api.service_path) else raw_path.lstrip("/")
             m = api.find(method, rel)
             who, file_id, kind = "", "-", "drive" if api is self.drive_api else "read"
@@ -407,7 +411,7 @@ class FakeGoogle:
 
     @staticmethod
     def _kind(method_id: str) -> str:
-        if method_id.startswith("drive."):
+        if method_id.startswith("drive.") or method_id.startswith("script."):
             return "drive"
         if method_id == "sheets.spreadsheets.get":
             return "metadata"
@@ -546,6 +550,8 @@ class FakeGoogle:
             if len(f.permissions) == before:
                 raise ApiError(404, f"Permission not found: {p['permissionId']}.", reason="notFound")
             return None
+        if mid.startswith("script."):
+            return self._script(mid, p, body or {}, who)
         if mid == "sheets.spreadsheets.get":
             return self._spreadsheet_json(self._file(p["spreadsheetId"], who))
         if mid == "sheets.spreadsheets.batchUpdate":
@@ -790,6 +796,28 @@ class FakeGoogle:
             if r0 <= r < r1 and c0 <= c < c1:
                 sheet.cells[(r, c)].pop("userEnteredValue", None)
         return a1(sheet, r0, min(r1, sheet.rows), c0, min(c1, sheet.cols))
+
+    # ---- Apps Script: a project bound to a spreadsheet, and its files
+    def _script(self, mid: str, p: Mapping[str, str], data: Mapping[str, Any], who: str) -> dict:
+        if not self.script_api_enabled:
+            raise ApiError(403, "User has not enabled the Apps Script API. Enable it by visiting "
+                                "https://script.google.com/home/usersettings then retry.")
+        if mid == "script.projects.create":
+            parent = data.get("parentId")
+            if parent:
+                self._file(parent, who, "writer")        # binding needs write access to the container
+            sid = f"script-{len(self.scripts) + 1}"
+            self.scripts[sid] = {"title": data.get("title", ""), "parentId": parent, "files": [], "owner": who}
+            return {"scriptId": sid, "title": data.get("title", ""), "parentId": parent}
+        project = self.scripts.get(p.get("scriptId", ""))
+        if project is None or project["owner"] != who:
+            raise ApiError(404, "Requested entity was not found.")
+        if mid == "script.projects.updateContent":
+            project["files"] = list(data.get("files", []))
+            return {"scriptId": p["scriptId"], "files": project["files"]}
+        if mid == "script.projects.getContent":
+            return {"scriptId": p["scriptId"], "files": project["files"]}
+        return {"scriptId": p["scriptId"], "title": project["title"], "parentId": project["parentId"]}
 
     # ---- sheets: batchUpdate
     def _batch_update(self, f: File, body: dict, who: str) -> dict:
