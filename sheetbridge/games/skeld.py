@@ -52,7 +52,6 @@ True
 """
 from __future__ import annotations
 
-import copy
 import enum
 import re
 from dataclasses import dataclass
@@ -67,7 +66,7 @@ from ..core.picture import Box, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
-                          RoundInput, RoundResult, Section, State, Submission, TableSpec)
+                          RoundInput, RoundResult, Section, State, Submission, TableSpec, fresh)
 
 # --------------------------------------------------------------------- content
 
@@ -1597,7 +1596,7 @@ class Skeld(GameRules):
 
     # ---- resolution ----------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = copy.deepcopy(state)
+        st = fresh(state)   # a JSON copy: the input state is never changed
         if st["round"] == 0:
             return self._resolve_pregame(st, round_input, rng)
         return self._resolve_round(st, round_input, state)
