@@ -431,7 +431,7 @@ def test_ruleset_example_submission_with_summoner_wall_and_banana():
     # and the public board marks it on both cells
     grid = GAME.public_view(m.state).blocks[0].grid
     assert grid[2][2].text == "3C |E" and grid[2][3].text == "4B |W"
-    assert grid[2][2].fill == "BF8F00"  # activated Conductor room, dark fill
+    assert grid[2][2].fill == "7F6000"  # activated Conductor room, dark fill
 
 
 def test_wiwaxia_drains_everyone_else_in_the_room_two_uses():

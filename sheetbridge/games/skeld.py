@@ -1397,8 +1397,8 @@ class Skeld(GameRules):
         board = Board.of(state)
         activated = set(state["activated"])
         walls = set(state["walls"])
-        fills = {"A": ("DDEBF7", "2F75B5"), "B": ("E2EFDA", "548235"), "C": ("FFF2CC", "BF8F00"),
-                 "bonus": ("E4DFEC", "7030A0")}
+        fills = {"A": ("DDEBF7", "2F75B5"), "B": ("E2EFDA", "456E2B"), "C": ("FFF2CC", "7F6000"),
+                 "bonus": ("E6D5F2", "7030A0")}
         grid = []
         for i in range(SIZE):
             row = []
@@ -1414,16 +1414,16 @@ class Skeld(GameRules):
                     light, dark = fills["bonus"]
                     fill = dark if label in activated else light
                 elif label == PARASITE_ROOM:
-                    fill = "FF5050"
+                    fill = "C00000"
                 else:
-                    fill = "4472C4"
+                    fill = "595959"
                 dark = label in activated or kind in ("P", "V")
                 font = ("FFFF00" if dark else "C00000") if sides else ("FFFFFF" if dark else None)
                 row.append(Cell(text, fill, bold=bool(sides) or label in activated, font=font))
             grid.append(tuple(row))
         legend = (("Frontier (A)", "DDEBF7"), ("Greenhouse (B)", "E2EFDA"), ("Conductor (C)", "FFF2CC"),
-                  ("Bonus room", "E4DFEC"), ("activated: dark fill", "2F75B5"), ("Parasite room", "FF5050"),
-                  ("Vault", "4472C4"), ("walled side: |N/E/S/W in red (yellow on dark)", "FFFFFF"))
+                  ("Bonus room", "E6D5F2"), ("activated: dark fill", "2F75B5"), ("Parasite room", "C00000"),
+                  ("Vault", "595959"), ("walled side: |N/E/S/W in red (yellow on dark)", "FFFFFF"))
         claimed = set(state["activated"])
         lines = [f"{nm} Sequence: {sum(1 for n in range(1, 14) if f'{n}{s}' in claimed)}/13 components claimed"
                  for s, nm in SEQUENCES.items()]
