@@ -563,7 +563,9 @@ def test_outcome_totals_ties_go_to_the_host_and_garnet_option():
     assert m.state["totals"] == {"Ann": 27, "Bo": 27, "Cy": 27, "Dee": 23, "Eli": 23, "Fay": 23, "Gus": 23}
     out = m.outcome()
     assert out.winners == ("Ann", "Bo", "Cy") and out.elimination_candidate is None
-    assert len(out.pending) == 2 and "Dee, Eli, Fay, Gus" in out.pending[1]
+    # A30: both ties go to the host as decisions; meanwhile joint winners and no EC.
+    assert [(r.key, r.choices) for r in out.requests] == [
+        ("winner-tie", ("Ann", "Bo", "Cy", "shared")), ("ec-tie", ("Dee", "Eli", "Fay", "Gus"))]
     assert out.standings[0] == ("Ann", "27 points")
     # A31 options: 27 // 10 = 2 and 23 // 10 = 2 garnets; no sole winner, so no winner_garnets.
     assert all(m.ledger.balance(p) == 2 for p in P)
@@ -589,10 +591,11 @@ def _ended(totals, option):
 def test_outcome_single_winner_and_ec_and_rounds_won_tiebreak():
     totals = {"Ann": 30, "Bo": 20, "Cy": 10, "Dee": 30, "Eli": 20, "Fay": 20, "Gus": 20}
     out = fl.GAME.outcome(_ended(totals, "total"))
-    assert out.winners == ("Ann", "Dee") and out.elimination_candidate == "Cy" and len(out.pending) == 1
+    assert out.winners == ("Ann", "Dee") and out.elimination_candidate == "Cy"
+    assert [r.key for r in out.requests] == ["winner-tie"]
     # total_rounds_won: Ann's side (Red) won round 1 (5 > 3), Dee's (Blue) did not: Ann wins.
     out2 = fl.GAME.outcome(_ended(totals, "total_rounds_won"))
-    assert out2.winners == ("Ann",) and out2.elimination_candidate == "Cy" and not out2.pending
+    assert out2.winners == ("Ann",) and out2.elimination_candidate == "Cy" and not out2.requests
 
 
 # ------------------------------------------------------------------ grids, items, assignments
@@ -632,7 +635,8 @@ def test_host_grid_must_be_symmetric_with_a_clear_message():
 def test_diagonal_symmetry_only_with_the_option():
     diag = rows_of({"B1": "R", "A2": "B"})  # the A1-H8 diagonal mirror maps B1 onto A2
     tables = {"Grids": grid_table({1: diag})}
-    assert not fl.GAME.check_tables(tables)
+    assert fl.GAME.check_tables(tables)            # A17: rejected by default
+    assert not fl.GAME.check_content(tables, dict(fl.DEFAULT_OPTIONS, diagonal_symmetry=True))
     with pytest.raises(ConfigError):
         Match.new("flickering-lights", P, tables=tables)
     m = Match.new("flickering-lights", P, tables=tables, options={"diagonal_symmetry": "true"})
