@@ -1797,7 +1797,7 @@ class FlickeringLights(GameRules):
                 boards.append((f"Round {rd}: hidden until the end of the game",
                                {t.square: _letter(t.colour) for t in centre.tiles}, marks))
             for r in sorted(r for r in finals if r != rd):
-                boards.append((f"Round {r} ({Variation(r).title}): resulting grid, now revealed",
+                boards.append((f"Round {r} ({Variation(r).title}), now revealed",
                                _square_colours(finals[r].rows), set()))
         if not boards:
             return None
