@@ -11,7 +11,8 @@ Rules in brief (R and A numbers from shared/rulings/flickering_lights.md):
 - Each round has its own 8x8 grid with as many red as blue squares, the red squares
   mapping onto the blue ones by a mirror or a rotation (R7, R8, A16, A17); the host may
   enter grids (table Grids) or leave them to the seed. Every value starts at 0 (R9).
-  Items (table Items, A18) may be placed symmetrically: note, lock, bonus, value.
+  Items (table Items, A18) may be placed symmetrically: note, lock, bonus, value, and
+  manual, whose effect the host rules on after the round (decisions of that round).
 - A Red/Blue player submits up to 2 distinct spaces of their own colour: the first +2,
   the others +1 (R11, R12, R14); White submits one red and one blue space, +1 each
   (R13, R15, A39). Increases add up (R16, A5).
@@ -38,8 +39,11 @@ Rules in brief (R and A numbers from shared/rulings/flickering_lights.md):
 - Information (A35, section (c)): the resulting grid is public after rounds 1, 2, 3, 5;
   scores are private; alignments are revealed at the end of the game (R22).
 - The end of the match is not in the ruleset (A30): by default the highest five-round
-  total wins and the lowest is the Elimination Candidate; ties go to the host. No
-  garnets move unless the host sets an option (A31).
+  total wins and the lowest is the Elimination Candidate; ties are the host's decisions
+  ("winner-tie", "ec-tie"). No garnets move unless the host sets an option (A31).
+- Results as data: `resolve` returns the round as facts (the classes after the spec),
+  each with its audience; `render` and `picture` draw every report and board from them.
+  `from_position` opens the game at a round (keys: round, teams, grids, results, points).
 
 A worked example (A7): a red square reached by red X = 3 and blue X = 1 turns blue.
 
@@ -368,7 +372,8 @@ SPEC = GameSpec(
     tables=(
         TableSpec("Grids", "grids.csv", "Each round's 8x8 grid: one line per round and row (1-8), columns "
                   "A-H holding R, B or G (gray). Leave a round's 64 cells blank to generate it from the seed."),
-        TableSpec("Items", "items.csv", "Round items: round, item (name), kind (note, lock, bonus, value), "
+        TableSpec("Items", "items.csv", "Round items: round, item (name), kind (note, lock, bonus, value, "
+                  "manual), "
                   "squares (e.g. 'D4 E5'), amount, explanation. Each item's squares must be symmetric."),
         TableSpec("Assignments", "assignments.csv", "Optional fixed teams and roles: round, player, team "
                   "(Red, Blue, White), role. Leave a round out to draw it from the seed."),
