@@ -475,8 +475,8 @@ def test_fog_wrong_colour_replaced_in_its_slot_and_hidden_until_the_end():
     assert "47" not in ann and "replaced" not in ann and "Received: E4" in ann
     assert "points" not in rec.private["Gus"].text().lower()
     assert "replaced by D4" in "\n".join(rec.host_log)
-    (ann,) = [f for f in of_type(rec.facts, fl.SubmissionApplied) if f.player == "Ann"]
-    assert ann.spaces == (fl.Raise("D4", 4),) and ann.replacements == (fl.Replacement("spaces", "E4", "D4", "red"),)
+    (ann,) = [f for f in of_type(rec.facts, fl.SpacesApplied) if f.player == "Ann"]
+    assert ann.spaces == (fl.SpaceRaise("D4", 4),) and ann.replacements == (fl.FogReplacement("spaces", "E4", "D4", "red"),)
     assert ann.audience == HOST_ONLY
     rec5 = m.resolve({})
     end = rec5.private["Ann"].text()
@@ -548,7 +548,7 @@ def test_round_five_end_to_end():
     assert m.finished
     lines = {f.colour: f.lines for f in of_type(rec.facts, fl.SideScore) if f.round == 5}
     assert lines == {"red": 4, "blue": 2}
-    aligned = {f.player: f.teams for f in of_type(rec.facts, fl.Alignment)}
+    aligned = {f.player: f.teams for f in of_type(rec.facts, fl.TeamsRevealed)}
     assert aligned["Ann"] == ("Red",) * 5 and aligned["Gus"] == ("White",) * 5
     assert "Alignments" in rec.public.text()
 
@@ -769,39 +769,39 @@ def test_every_fact_of_a_hand_computed_round():
     m = new({1: ROW1}, SBS_ROLES)
     rec = m.resolve({"Ann": sp("A1"), "Bo": sp(block="H1"), "Cy": sp(flip="E1"), "Dee": sp("H1"),
                      "Eli": sp("Z9", "G1", block="A1"), "Gus": white("D1", "E1")})
-    (problem,) = of_type(rec.facts, fl.SubmissionProblem)
+    (problem,) = of_type(rec.facts, fl.SpacesProblem)
     assert (problem.round, problem.player, problem.audience) == (1, "Eli", ("Eli",))
     assert (problem.problem.kind, problem.problem.field, problem.problem.value) == (ProblemKind.SYNTAX, "spaces row 1", "Z9")
     final = ("RRRRRRBB", "RRRRRBBB", "RR....BB", "R......B") + ("........",) * 4
     teams = {"Ann": ("Red", "Sniper"), "Bo": ("Red", "Blocker"), "Cy": ("Red", "Saboteur"), "Dee": ("Blue", "Sniper"),
              "Eli": ("Blue", "Blocker"), "Fay": ("Blue", "Saboteur"), "Gus": ("White", "Mediator")}
     pts = {"Ann": 22, "Bo": 22, "Cy": 22, "Dee": 8, "Eli": 8, "Fay": 8, "Gus": 22}
-    expected = [fl.Assignment(1, p, *teams[p], audience=(p,)) for p in P]
+    expected = [fl.TeamRole(1, p, *teams[p], audience=(p,)) for p in P]
     expected += [fl.RolesInPlay(1, ("Sniper", "Blocker", "Saboteur"), audience=("Gus",)),
-                 fl.GridState(1, "start", tuple(ROW1)),
-                 fl.SubmissionApplied(1, "Ann", True, (fl.Raise("A1", 4),), audience=("Ann",)),
-                 fl.SubmissionApplied(1, "Bo", True, (), blocks=("H1",), audience=("Bo",)),
-                 fl.SubmissionApplied(1, "Cy", True, (), flip="E1", audience=("Cy",)),
-                 fl.SubmissionApplied(1, "Dee", True, (fl.Raise("H1", 4),), audience=("Dee",)),
+                 fl.BoardGrid(1, "start", tuple(ROW1)),
+                 fl.SpacesApplied(1, "Ann", True, (fl.SpaceRaise("A1", 4),), audience=("Ann",)),
+                 fl.SpacesApplied(1, "Bo", True, (), blocks=("H1",), audience=("Bo",)),
+                 fl.SpacesApplied(1, "Cy", True, (), flip="E1", audience=("Cy",)),
+                 fl.SpacesApplied(1, "Dee", True, (fl.SpaceRaise("H1", 4),), audience=("Dee",)),
                  problem,
-                 fl.SubmissionApplied(1, "Eli", True, (fl.Raise("G1", 2),), blocks=("A1",), audience=("Eli",)),
-                 fl.NothingSubmitted(1, "Fay", audience=("Fay",)),
-                 fl.SubmissionApplied(1, "Fay", False, (), audience=("Fay",)),
-                 fl.SubmissionApplied(1, "Gus", True, (fl.Raise("D1", 1), fl.Raise("E1", 1)), audience=("Gus",)),
+                 fl.SpacesApplied(1, "Eli", True, (fl.SpaceRaise("G1", 2),), blocks=("A1",), audience=("Eli",)),
+                 fl.NoSpacesSubmitted(1, "Fay", audience=("Fay",)),
+                 fl.SpacesApplied(1, "Fay", False, (), audience=("Fay",)),
+                 fl.SpacesApplied(1, "Gus", True, (fl.SpaceRaise("D1", 1), fl.SpaceRaise("E1", 1)), audience=("Gus",)),
                  # values before and after blocks (A6), the host's alone (section (c))
                  fl.SpaceValue(1, "A1", 4, 1, 3, audience=HOST_ONLY),
                  fl.SpaceValue(1, "D1", 1, 0, 1, audience=HOST_ONLY),
                  fl.SpaceValue(1, "E1", 1, 0, 1, audience=HOST_ONLY),
                  fl.SpaceValue(1, "G1", 2, 0, 2, audience=HOST_ONLY),
                  fl.SpaceValue(1, "H1", 4, 1, 3, audience=HOST_ONLY),
-                 fl.Flip(1, "Cy", "E1", "blue", "red", audience=HOST_ONLY),
-                 fl.GridState(1, "after_flips", ("RRRRRBBB",) + ("........",) * 7, audience=HOST_ONLY),
-                 fl.GridState(1, "final", final),
-                 fl.TileCounts(1, 14, 8, 42),
+                 fl.SaboteurFlip(1, "Cy", "E1", "blue", "red", audience=HOST_ONLY),
+                 fl.BoardGrid(1, "after_flips", ("RRRRRBBB",) + ("........",) * 7, audience=HOST_ONLY),
+                 fl.BoardGrid(1, "final", final),
+                 fl.ColourCounts(1, 14, 8, 42),
                  fl.SideScore(1, "red", 14, total=14, more=True, points=22),
                  fl.SideScore(1, "blue", 8, total=8, more=False, points=8),
                  fl.MediatorCheck(1, "Gus", 6, "red", 22, audience=("Gus",))]
-    expected += [fl.RoundPoints(1, p, pts[p], pts[p], audience=(p,)) for p in P]
+    expected += [fl.PlayerPoints(1, p, pts[p], pts[p], audience=(p,)) for p in P]
     assert list(rec.facts) == expected
     assert m.state["history"][-1]["grid_end"] == list(final)
 
@@ -817,31 +817,31 @@ def test_the_rulesets_fog_example_as_facts_hidden_until_the_end():
     g4 = rows_of({"A1": "B", "B1": "B", "G1": "R", "H1": "R"})
     m = _to_round_four(g4)
     rec = m.resolve({"Fay": sp("A1", "H1", flip="E1")})
-    (applied,) = [f for f in of_type(rec.facts, fl.SubmissionApplied) if f.player == "Fay"]
+    (applied,) = [f for f in of_type(rec.facts, fl.SpacesApplied) if f.player == "Fay"]
     flipped = applied.flip
     assert flipped in ("G1", "H1")
-    assert applied == fl.SubmissionApplied(4, "Fay", True, (fl.Raise("A1", 2), fl.Raise("B1", 1)), flip=flipped,
-                                           replacements=(fl.Replacement("spaces", "H1", "B1", "blue"),
-                                                         fl.Replacement("flip", "E1", flipped, "red")),
+    assert applied == fl.SpacesApplied(4, "Fay", True, (fl.SpaceRaise("A1", 2), fl.SpaceRaise("B1", 1)), flip=flipped,
+                                           replacements=(fl.FogReplacement("spaces", "H1", "B1", "blue"),
+                                                         fl.FogReplacement("flip", "E1", flipped, "red")),
                                            audience=HOST_ONLY)
-    assert of_type(rec.facts, fl.Received) == [fl.Received(4, "Fay", ("A1", "H1", "E1"), audience=("Fay",))]
-    assert of_type(rec.facts, fl.TileCounts) == [fl.TileCounts(4, 1, 7, 56, audience=HOST_ONLY)]
-    assert {f.player: f.points for f in of_type(rec.facts, fl.RoundPoints)} == {
+    assert of_type(rec.facts, fl.FogReceived) == [fl.FogReceived(4, "Fay", ("A1", "H1", "E1"), audience=("Fay",))]
+    assert of_type(rec.facts, fl.ColourCounts) == [fl.ColourCounts(4, 1, 7, 56, audience=HOST_ONLY)]
+    assert {f.player: f.points for f in of_type(rec.facts, fl.PlayerPoints)} == {
         "Ann": 1, "Bo": 1, "Cy": 1, "Dee": 15, "Eli": 15, "Fay": 15, "Gus": 15}
     # R52: nothing of the board or the scores is visible to anyone but the host in round 4.
     for viewer in [None] + P:
         seen = visible(rec.facts, viewer)
-        assert not of_type(seen, fl.GridState, fl.TileCounts, fl.SideScore, fl.RoundPoints, fl.SubmissionApplied,
+        assert not of_type(seen, fl.BoardGrid, fl.ColourCounts, fl.SideScore, fl.PlayerPoints, fl.SpacesApplied,
                            fl.MediatorCheck)
     # The end of the game re-states Round 4: the grids and counts for everyone, each player's own part.
     end = m.resolve({})
     fay = visible(end.facts, "Fay")
-    assert [f for f in of_type(fay, fl.SubmissionApplied) if f.round == 4] == [replace(applied, audience=("Fay",))]
-    assert [f.points for f in of_type(fay, fl.RoundPoints) if f.round == 4] == [15]
+    assert [f for f in of_type(fay, fl.SpacesApplied) if f.round == 4] == [replace(applied, audience=("Fay",))]
+    assert [f.points for f in of_type(fay, fl.PlayerPoints) if f.round == 4] == [15]
     public = visible(end.facts, None)
-    assert {(f.round, f.stage) for f in of_type(public, fl.GridState)} >= {(4, "start"), (4, "final")}
-    assert fl.TileCounts(4, 1, 7, 56) in public
-    assert not [f for f in of_type(visible(end.facts, "Eli"), fl.SubmissionApplied) if f.player == "Fay"]
+    assert {(f.round, f.stage) for f in of_type(public, fl.BoardGrid)} >= {(4, "start"), (4, "final")}
+    assert fl.ColourCounts(4, 1, 7, 56) in public
+    assert not [f for f in of_type(visible(end.facts, "Eli"), fl.SpacesApplied) if f.player == "Fay"]
     text = end.private["Fay"].text()
     assert f"Round 4 flip: E1 was not red; replaced by {flipped} at random." in text
     assert "Round 4 spaces: H1 was not blue; replaced by B1 at random." in text
@@ -852,10 +852,10 @@ def test_round_four_problems_are_told_at_the_end_only():
     # and is disclosed to its player with the rest of their Round 4 at the end.
     m = _to_round_four(DUO)
     rec = m.resolve({"Ann": sp("Q9", "D4")})
-    assert of_type(visible(rec.facts, "Ann"), fl.SubmissionProblem) == []
+    assert of_type(visible(rec.facts, "Ann"), fl.SpacesProblem) == []
     assert "Q9" not in rec.private["Ann"].text()
     end = m.resolve({})
-    (prob,) = [f for f in of_type(visible(end.facts, "Ann"), fl.SubmissionProblem) if f.round == 4]
+    (prob,) = [f for f in of_type(visible(end.facts, "Ann"), fl.SpacesProblem) if f.round == 4]
     assert prob.problem.value == "Q9" and prob.audience == ("Ann",)
     assert "Round 4 problem: Ann: spaces row 1 = 'Q9'" in end.private["Ann"].text()
 
@@ -865,8 +865,8 @@ def test_alignments_at_the_end_as_facts():
     m = new({1: CORNERS, 2: DUO, 3: CORNERS, 4: DUO, 5: ROW1}, roles, options={"reveal_roles_at_end": "yes"})
     for _ in range(5):
         rec = m.resolve({})
-    ann = next(f for f in of_type(rec.facts, fl.Alignment) if f.player == "Ann")
-    assert ann == fl.Alignment("Ann", ("Red",) * 5, ("Coordinator", "Coordinator", "Coordinator", "Sniper",
+    ann = next(f for f in of_type(rec.facts, fl.TeamsRevealed) if f.player == "Ann")
+    assert ann == fl.TeamsRevealed("Ann", ("Red",) * 5, ("Coordinator", "Coordinator", "Coordinator", "Sniper",
                                                      "Coordinator"))
     assert ann.audience == PUBLIC
 
@@ -940,7 +940,7 @@ def test_round_four_pictures_hide_the_board_and_give_each_player_theirs():
     assert _pixel(pub, fl.square_box(0, "A1")) == hidden
     ann = draw(pics["Ann"])
     known = set()
-    tiles = next(f for f in of_type(m.rounds[-1].facts, fl.KnownTiles) if f.player == "Ann").tiles
+    tiles = next(f for f in of_type(m.rounds[-1].facts, fl.FogTiles) if f.player == "Ann").tiles
     for t in tiles:                             # DUO: every non-centre tile is gray
         assert _pixel(ann, fl.square_box(0, t.square)) == _rgb(fl.FILL["."])
         known.add(t.square)
@@ -968,8 +968,8 @@ def test_a_manual_item_stops_for_the_host_and_each_ruling_changes_the_round():
     keys = ("r1:item:storm:squares", "r1:item:storm:red-tiles", "r1:item:storm:blue-tiles")
     assert [r.key for r in m.pending()] == list(keys)
     assert all(r.round == 1 for r in m.pending())
-    (item,) = of_type(rec.facts, fl.ManualItem)
-    assert item == fl.ManualItem(1, "storm", ("D4", "E4"), "", 0, 0, keys)
+    (item,) = of_type(rec.facts, fl.ManualItemRuling)
+    assert item == fl.ManualItemRuling(1, "storm", ("D4", "E4"), "", 0, 0, keys)
     assert "the host has not ruled on its effect yet" in rec.public.text()
     assert points(m)["Ann"] == 21 and points(m)["Gus"] == 0
     # The storm's squares end blue: D4 and E4 blue, red 11, blue 2: red 19, blue 2; difference 9: White 2.
@@ -983,8 +983,8 @@ def test_a_manual_item_stops_for_the_host_and_each_ruling_changes_the_round():
     # Blue: 0 tiles. Every ruling entered: nothing pending, and the post says what the host ruled.
     m.decide(keys[2], "0")
     assert not m.pending()
-    (item,) = of_type(m.rounds[-1].facts, fl.ManualItem)
-    assert item == fl.ManualItem(1, "storm", ("D4", "E4"), "blue", -5, 0)
+    (item,) = of_type(m.rounds[-1].facts, fl.ManualItemRuling)
+    assert item == fl.ManualItemRuling(1, "storm", ("D4", "E4"), "blue", -5, 0)
     assert "Item storm, as the host ruled: its squares end blue; Red -5 tile(s)." in m.rounds[-1].public.text()
     side = {f.colour: f for f in of_type(m.rounds[-1].facts, fl.SideScore)}
     assert (side["red"].tiles, side["red"].host_tiles, side["red"].total) == (11, -5, 6)
@@ -993,7 +993,7 @@ def test_a_manual_item_stops_for_the_host_and_each_ruling_changes_the_round():
 def test_a_note_item_asks_nothing():
     m = new({1: DUO}, {1: (CSD, CSD)}, items=[["1", "lamp", "note", "D4 E4", "", "just a lamp"]])
     m.resolve({"Ann": sp("D4")})
-    assert not m.pending() and not of_type(m.rounds[-1].facts, fl.ManualItem)
+    assert not m.pending() and not of_type(m.rounds[-1].facts, fl.ManualItemRuling)
 
 
 def _tied_game(**options):
@@ -1187,13 +1187,27 @@ def test_reveal_play_at_end_publishes_every_rounds_values_and_submissions():
             rec = m.resolve(raw)
         public = visible(rec.facts, None)
         values = {(f.round, f.square): f.value for f in of_type(public, fl.SpaceValue)}
-        applied = {(f.round, f.player): f for f in of_type(public, fl.SubmissionApplied)}
+        applied = {(f.round, f.player): f for f in of_type(public, fl.SpacesApplied)}
         if not on:
             assert not values and not applied
             assert "Every round's play" not in rec.public.text()
             continue
         assert values == {(1, "A1"): 2, (4, "D4"): 4}     # round 4: E4 (blue) replaced by D4, the only red
-        assert applied[4, "Ann"].replacements == (fl.Replacement("spaces", "E4", "D4", "red"),)
-        assert applied[1, "Ann"].spaces == (fl.Raise("A1", 2),) and len(applied) == 5 * 7
+        assert applied[4, "Ann"].replacements == (fl.FogReplacement("spaces", "E4", "D4", "red"),)
+        assert applied[1, "Ann"].spaces == (fl.SpaceRaise("A1", 2),) and len(applied) == 5 * 7
         text = rec.public.text()
         assert "Round 1: Ann A1 (+2); Bo submitted nothing" in text and "(E4 replaced by D4)" in text
+
+
+def test_fact_names_are_this_games_own():
+    # A record tags each fact by its class name: a name another game also registers would rebuild that
+    # game's records with our class (TMR's SubmissionProblem was taken over that way). Every class this
+    # module registers must be the one registered under its name once every game is loaded.
+    from dataclasses import is_dataclass
+    from sheetbridge.core import types
+    from sheetbridge.core.game import games
+    games()
+    mine = [c for c in vars(fl).values() if isinstance(c, type) and is_dataclass(c) and c.__module__ == fl.__name__]
+    assert len(mine) >= 20
+    for cls in mine:
+        assert types._TYPES.get(cls.__name__) is cls, cls.__name__

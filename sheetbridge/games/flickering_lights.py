@@ -723,7 +723,7 @@ def other(color: str) -> str:
 
 @fact
 @dataclass(frozen=True)
-class Raise:
+class SpaceRaise:
     """A space a player raised, and by how much: +4 (a Sniper's first), +2 (a first space), +1."""
     square: str
     amount: int
@@ -731,7 +731,7 @@ class Raise:
 
 @fact
 @dataclass(frozen=True)
-class Replacement:
+class FogReplacement:
     """Round 4: an entry of the wrong colour and the square drawn in its slot (A23); `placed` is ""
     when no square qualified and the entry was dropped."""
     field: str      # spaces, block, flip, red_space or blue_space
@@ -742,7 +742,7 @@ class Replacement:
 
 @fact
 @dataclass(frozen=True)
-class Tile:
+class SeenTile:
     """A square and its colour as someone saw it (Round 4 knowledge)."""
     square: str
     colour: str
@@ -750,7 +750,7 @@ class Tile:
 
 @fact
 @dataclass(frozen=True)
-class Assignment(Fact):
+class TeamRole(Fact):
     """A player's team (Red, Blue, White) and role this round (R3, R5): theirs alone until the end."""
     round: int
     player: str
@@ -777,7 +777,7 @@ class RolesInPlay(Fact):
 
 @fact
 @dataclass(frozen=True)
-class ItemPlaced(Fact):
+class BoardItem(Fact):
     """An item announced with the round (A18): kind note, lock, bonus, value or manual."""
     round: int
     name: str
@@ -789,24 +789,24 @@ class ItemPlaced(Fact):
 
 @fact
 @dataclass(frozen=True)
-class CentreTiles(Fact):
+class FogCentre(Fact):
     """Round 4: the centre four, the only tiles everyone sees (R48)."""
     round: int
-    tiles: tuple[Tile, ...]
+    tiles: tuple[SeenTile, ...]
 
 
 @fact
 @dataclass(frozen=True)
-class KnownTiles(Fact):
+class FogTiles(Fact):
     """Round 4: the tiles a player learnt at the start, 10 for Red/Blue and 12 for White (R49, R50, A24)."""
     round: int
     player: str
-    tiles: tuple[Tile, ...]
+    tiles: tuple[SeenTile, ...]
 
 
 @fact
 @dataclass(frozen=True)
-class NothingSubmitted(Fact):
+class NoSpacesSubmitted(Fact):
     """The player submitted nothing: no spaces and no abilities (A32, case 12)."""
     round: int
     player: str
@@ -814,7 +814,7 @@ class NothingSubmitted(Fact):
 
 @fact
 @dataclass(frozen=True)
-class SubmissionProblem(Fact):
+class SpacesProblem(Fact):
     """Something wrong with a player's submission and the default applied (A33, A37)."""
     round: int
     player: str
@@ -823,7 +823,7 @@ class SubmissionProblem(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Received(Fact):
+class FogReceived(Fact):
     """Round 4: the squares a player typed, all the round itself tells them (A23)."""
     round: int
     player: str
@@ -832,17 +832,17 @@ class Received(Fact):
 
 @fact
 @dataclass(frozen=True)
-class SubmissionApplied(Fact):
+class SpacesApplied(Fact):
     """A player's submission as the rules applied it: raised spaces in order (White: red, then blue),
     blocks, defends, the flip, and in Round 4 the replacements (A23, A33)."""
     round: int
     player: str
     submitted: bool
-    spaces: tuple[Raise, ...] = ()
+    spaces: tuple[SpaceRaise, ...] = ()
     blocks: tuple[str, ...] = ()
     defends: tuple[str, ...] = ()
     flip: str = ""
-    replacements: tuple[Replacement, ...] = ()
+    replacements: tuple[FogReplacement, ...] = ()
 
 
 @fact
@@ -870,7 +870,7 @@ class SpaceValue(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Flip(Fact):
+class SaboteurFlip(Fact):
     """A Saboteur's flip (R30, R31): the colour before and after; a locked square keeps it (A18)."""
     round: int
     player: str
@@ -881,7 +881,7 @@ class Flip(Fact):
 
 @fact
 @dataclass(frozen=True)
-class GridState(Fact):
+class BoardGrid(Fact):
     """The board at a stage of the round: "start", "after_flips" (before recolouring) or "final"."""
     round: int
     stage: str
@@ -890,7 +890,7 @@ class GridState(Fact):
 
 @fact
 @dataclass(frozen=True)
-class ManualItem(Fact):
+class ManualItemRuling(Fact):
     """An item the module cannot apply (A18, kind manual), as the host ruled it: the colour its squares
     end the round with ("" as resolved) and the tiles it adds per team. Until every ruling is entered,
     `pending` names the missing decisions and the defaults (as resolved, 0, 0) apply."""
@@ -905,7 +905,7 @@ class ManualItem(Fact):
 
 @fact
 @dataclass(frozen=True)
-class TileCounts(Fact):
+class ColourCounts(Fact):
     """Squares of each colour on the resulting grid (A35: anyone can count them on the public grid)."""
     round: int
     red: int
@@ -945,7 +945,7 @@ class MediatorCheck(Fact):
 
 @fact
 @dataclass(frozen=True)
-class RoundPoints(Fact):
+class PlayerPoints(Fact):
     """A player's points this round and their total so far, this round included (A36). Round 4's are
     the host's until the end of the game, when each player learns theirs (R52)."""
     round: int
@@ -956,7 +956,7 @@ class RoundPoints(Fact):
 
 @fact
 @dataclass(frozen=True)
-class Alignment(Fact):
+class TeamsRevealed(Fact):
     """A player's team in every round, published at the end (R22); roles only with reveal_roles_at_end."""
     player: str
     teams: tuple[str, ...]
@@ -965,7 +965,7 @@ class Alignment(Fact):
 
 @fact
 @dataclass(frozen=True)
-class FinalStanding(Fact):
+class FinalTotal(Fact):
     """The end of the match (A30): a player's five-round total and the rounds their side won."""
     player: str
     total: int
@@ -973,14 +973,14 @@ class FinalStanding(Fact):
 
 
 # Facts a Round 4 player may not see until the end of the game (R52, A23, A35): re-stated then.
-FOG_HIDDEN = (GridState, TileCounts, SideScore, MediatorCheck, MediatorPenalty, SubmissionApplied,
-              SubmissionProblem, RoundPoints, ManualItem, SpaceValue, Flip)
+FOG_HIDDEN = (BoardGrid, ColourCounts, SideScore, MediatorCheck, MediatorPenalty, SpacesApplied,
+              SpacesProblem, PlayerPoints, ManualItemRuling, SpaceValue, SaboteurFlip)
 # The play nobody sees (section (c)); published at the end with the option reveal_play_at_end (A35).
-PLAY = (SpaceValue, Flip, SubmissionApplied)
+PLAY = (SpaceValue, SaboteurFlip, SpacesApplied)
 
 
 def _is_play(f: Any) -> bool:
-    return isinstance(f, PLAY) or (isinstance(f, GridState) and f.stage == "after_flips")
+    return isinstance(f, PLAY) or (isinstance(f, BoardGrid) and f.stage == "after_flips")
 
 
 def _rows(g: Grid) -> tuple[str, ...]:
@@ -1396,14 +1396,14 @@ class FlickeringLights(GameRules):
 
         # What everyone, or each player, knew when the round opened.
         for p in players:
-            facts.append(Assignment(rd, p, assign[p]["team"], assign[p]["role"], audience=(p,)))
+            facts.append(TeamRole(rd, p, assign[p]["team"], assign[p]["role"], audience=(p,)))
         for p, names in sorted(cur["lists"].items()):
             facts.append(CoordinatorList(rd, p, tuple(names), audience=(p,)))
         facts.append(RolesInPlay(rd, tuple(cur["roles"]), audience=(white,)))
         for it in cur["items"]:
-            facts.append(ItemPlaced(rd, it["name"], it["kind"], tuple(sq_name(tuple(s)) for s in it["squares"]),
+            facts.append(BoardItem(rd, it["name"], it["kind"], tuple(sq_name(tuple(s)) for s in it["squares"]),
                                     it["amount"], it["text"]))
-        facts.append(GridState(rd, "start", tuple(cur["grid"])))
+        facts.append(BoardGrid(rd, "start", tuple(cur["grid"])))
         if fog:
             centre, known = fog_knowledge(rd, cur)
             facts.append(centre)
@@ -1423,7 +1423,7 @@ class FlickeringLights(GameRules):
             sub = round_input.submissions.get(p)
             if sub is None:
                 vals: Mapping[str, Any] = self.default_submission(st, p, rng)
-                facts.append(NothingSubmitted(rd, p, audience=(p,)))
+                facts.append(NoSpacesSubmitted(rd, p, audience=(p,)))
                 if team is Team.WHITE:
                     log.append(f"{p} (White) submitted nothing; the White player 'must' submit two spaces "
                                "(R13): flagged (A32)")
@@ -1431,12 +1431,12 @@ class FlickeringLights(GameRules):
                 vals = sub.values
                 for pr in sub.problems:
                     log.append("problem: " + pr.message)
-                    facts.append(SubmissionProblem(rd, p, pr, audience=(p,)))
+                    facts.append(SpacesProblem(rd, p, pr, audience=(p,)))
             sections = self._sections(st, p)
             lists: dict[str, list] = {sec: list(vals.get(sec, [])) for sec in sections if sec != "mediator"}
             red_sq = vals.get("red_space") if "mediator" in sections else None
             blue_sq = vals.get("blue_space") if "mediator" in sections else None
-            replaced: list[Replacement] = []
+            replaced: list[FogReplacement] = []
             if fog:  # A23, A25: replace wrong colours in their slots, seeded
                 frng = rng.fork("fog-replace", p)
                 mine = team.color
@@ -1451,7 +1451,7 @@ class FlickeringLights(GameRules):
                                  and not (adj and any(adjacent(s, t, adj) for t in taken))]
                         new = sq_name(frng.choice(cands)) if cands else None
                         lst[i] = new
-                        replaced.append(Replacement(sec, v, new or "", COLOR_NAME[need]))
+                        replaced.append(FogReplacement(sec, v, new or "", COLOR_NAME[need]))
                         log.append(f"{p}: round 4 {sec}: {v} was not {COLOR_NAME[need]}; "
                                    + (f"replaced by {new} at random (A23)" if new else "nothing qualified; dropped"))
                 for fld, need in (("red_space", RED), ("blue_space", BLUE)):
@@ -1459,14 +1459,14 @@ class FlickeringLights(GameRules):
                     if v is None or g0[parse_square(v)] == need:
                         continue
                     new = sq_name(frng.choice([s for s in ALL_SQUARES if g0[s] == need]))
-                    replaced.append(Replacement(fld, v, new, COLOR_NAME[need]))
+                    replaced.append(FogReplacement(fld, v, new, COLOR_NAME[need]))
                     log.append(f"{p}: {fld} {v} replaced by {new} (A23)")
                     if fld == "red_space":
                         red_sq = new
                     else:
                         blue_sq = new
             # increases (R14, R15, R24, A5, A15, A33)
-            raised: list[Raise] = []
+            raised: list[SpaceRaise] = []
             if "spaces" in lists:
                 slots = lists["spaces"]
                 if renumber:
@@ -1476,11 +1476,11 @@ class FlickeringLights(GameRules):
                         continue
                     n = (4 if role is Role.SNIPER else 2) if i == 0 else 1
                     add(parse_square(v), n)
-                    raised.append(Raise(v, n))
+                    raised.append(SpaceRaise(v, n))
             for v in (red_sq, blue_sq):
                 if v is not None:
                     add(parse_square(v), 1)
-                    raised.append(Raise(v, 1))
+                    raised.append(SpaceRaise(v, 1))
             if team is Team.WHITE:
                 missing_white = tuple(f for f, v in (("red_space", red_sq), ("blue_space", blue_sq)) if v is None)
             cut = {sec: tuple(v for v in lists.get(sec, []) if v is not None) for sec in ("block", "defend", "flip")}
@@ -1493,8 +1493,8 @@ class FlickeringLights(GameRules):
             if fog and sub is not None:
                 typed = [v for sec in ("spaces", "block", "flip") for v in (vals.get(sec) or []) if v]
                 typed += [v for v in (vals.get("red_space"), vals.get("blue_space")) if v]
-                facts.append(Received(rd, p, tuple(typed), audience=(p,)))
-            facts.append(SubmissionApplied(rd, p, sub is not None, tuple(raised), cut["block"], cut["defend"],
+                facts.append(FogReceived(rd, p, tuple(typed), audience=(p,)))
+            facts.append(SpacesApplied(rd, p, sub is not None, tuple(raised), cut["block"], cut["defend"],
                                            cut["flip"][0] if cut["flip"] else "", tuple(replaced), audience=(p,)))
             abil = [f"{sec} {v}" for sec in ("block", "defend", "flip") for v in cut[sec]]
             log.append(f"{p} ({team.value} {role.value}): spaces "
@@ -1518,8 +1518,8 @@ class FlickeringLights(GameRules):
                 log.append(f"flip of {sq_name(s)} has no effect: the square is locked")
             elif g1[s] in (RED, BLUE):
                 g1[s] = other(g1[s])
-            facts.append(Flip(rd, p, sq_name(s), COLOR_NAME[before], COLOR_NAME[g1[s]], audience=HOST_ONLY))
-        facts.append(GridState(rd, "after_flips", _rows(g1), audience=HOST_ONLY))
+            facts.append(SaboteurFlip(rd, p, sq_name(s), COLOR_NAME[before], COLOR_NAME[g1[s]], audience=HOST_ONLY))
+        facts.append(BoardGrid(rd, "after_flips", _rows(g1), audience=HOST_ONLY))
         spread = g1 if opts.get("flip_spreads", True) else g0
         keep = g1 if opts.get("tie_keeps", "after_flip") == "after_flip" else g0
         final = recolor(g1, values, opts, spread, keep)
@@ -1546,11 +1546,11 @@ class FlickeringLights(GameRules):
             host_tiles[RED] += red_n
             host_tiles[BLUE] += blue_n
             pending = tuple(k for k, v in got.items() if v is None)
-            facts.append(ManualItem(rd, it["name"], sqs, colour_word, red_n, blue_n, pending))
+            facts.append(ManualItemRuling(rd, it["name"], sqs, colour_word, red_n, blue_n, pending))
             log.append(f"manual item {it['name']}: " + ("pending the host's rulings " + ", ".join(pending)
                                                        if pending else "ruled by the host")
                        + f"; squares {colour_word or AS_RESOLVED}, tiles red {red_n:+d}, blue {blue_n:+d}")
-        facts.append(GridState(rd, "final", _rows(final)))
+        facts.append(BoardGrid(rd, "final", _rows(final)))
         bonus_items = [it for it in cur["items"] if it["kind"] == "bonus"]
         sc = score_round(var, final, opts, bonus_items, host_tiles)
         pts: dict[str, int] = {}
@@ -1583,7 +1583,7 @@ class FlickeringLights(GameRules):
             now = HOST_ONLY if fog and isinstance(f, FOG_HIDDEN) else f.audience
             if finished:
                 now = at_end
-            if at_end != now or (fog and isinstance(f, Assignment)):
+            if at_end != now or (fog and isinstance(f, TeamRole)):
                 later.append(replace(f, audience=at_end))
             out.append(f if now == f.audience else replace(f, audience=now))
         st["history"][-1]["end_facts"] = to_json(later)
@@ -1593,7 +1593,7 @@ class FlickeringLights(GameRules):
             st["finished"] = True
             for h in st["history"][:-1]:
                 out += [f for f in from_json(h.get("end_facts") or [])]
-            out += [Alignment(p, tuple(h["assign"][p]["team"] for h in st["history"]),
+            out += [TeamsRevealed(p, tuple(h["assign"][p]["team"] for h in st["history"]),
                               tuple(h["assign"][p]["role"] for h in st["history"]) if opts.get("reveal_roles_at_end")
                               else ()) for p in sorted(players)]
             tie_requests = self._tie_requests(st)
@@ -1610,14 +1610,14 @@ class FlickeringLights(GameRules):
         """The tile counts, both sides' scores, the Mediator's check and every player's points, with
         the audience of an ordinary round (R33-R37, A35)."""
         gray = sum(1 for s in ALL_SQUARES if final[s] == GRAY)
-        out: list[Any] = [TileCounts(rd, sc["tiles"][RED], sc["tiles"][BLUE], gray)]
+        out: list[Any] = [ColourCounts(rd, sc["tiles"][RED], sc["tiles"][BLUE], gray)]
         for c in (RED, BLUE):
             out.append(SideScore(rd, COLOR_NAME[c], sc["tiles"][c], sc["items"][c], sc["host"][c], sc["groups"][c],
                                  sc["conn"][c], sc["triples"][c], sc["total"][c],
                                  sc["total"][c] > sc["total"][other(c)], sc["points"][c]))
         out.append(MediatorCheck(rd, white, sc["diff"], COLOR_NAME[sc["winner"]] if sc["winner"] else "",
                                  sc["white"], audience=(white,)))
-        out += [RoundPoints(rd, p, pts[p], st["totals"][p], audience=(p,)) for p in st["players"]]
+        out += [PlayerPoints(rd, p, pts[p], st["totals"][p], audience=(p,)) for p in st["players"]]
         return out
 
     def _item_requests(self, rd: int, it: Mapping[str, Any]) -> list[DecisionRequest]:
@@ -1654,18 +1654,18 @@ class FlickeringLights(GameRules):
     def _public_blocks(self, facts: Sequence[Any], rd: int, opts: Mapping[str, Any], row_one: str) -> list[Block]:
         var = Variation(rd)
         blocks: list[Block] = []
-        grids = {(f.round, f.stage): f for f in of_type(facts, GridState)}
-        counts = {f.round: f for f in of_type(facts, TileCounts)}
+        grids = {(f.round, f.stage): f for f in of_type(facts, BoardGrid)}
+        counts = {f.round: f for f in of_type(facts, ColourCounts)}
 
         def count_lines(r: int) -> tuple[str, ...]:
             c = counts.get(r)
             return (f"Red {c.red}, blue {c.blue}, gray {c.gray} squares.",) if c and opts.get("publish_counts") else ()
 
         if (rd, "final") in grids:
-            lines = tuple(_manual_item_text(f) for f in of_type(facts, ManualItem) if f.round == rd) + count_lines(rd)
+            lines = tuple(_manual_item_text(f) for f in of_type(facts, ManualItemRuling) if f.round == rd) + count_lines(rd)
             blocks.append(board_block(f"Round {rd} ({var.title}): resulting grid", parse_grid(grids[rd, "final"].rows),
                                       None, row_one, lines))
-        elif of_type(facts, CentreTiles):
+        elif of_type(facts, FogCentre):
             blocks.append(Block(f"Round {rd}: {var.title}", ("The board and the scores of this round stay hidden "
                                                              "until the end of the game.",)))
         for r in sorted({f.round for f in grids.values() if f.round != rd}):   # the end: Round 4 revealed
@@ -1676,7 +1676,7 @@ class FlickeringLights(GameRules):
             if (r, "final") in grids:
                 blocks.append(board_block(f"{title} resulting grid, now revealed", parse_grid(grids[r, "final"].rows),
                                           None, row_one, count_lines(r)))
-        aligned = of_type(facts, Alignment)
+        aligned = of_type(facts, TeamsRevealed)
         if aligned:
             n = max(len(a.teams) for a in aligned)
             head = (Cell("Player", bold=True),) + tuple(Cell(f"Round {i + 1}", bold=True) for i in range(n))
@@ -1685,7 +1685,7 @@ class FlickeringLights(GameRules):
                 Cell(t + (f" {a.roles[i]}" if a.roles else ""), fill=fills[t]) for i, t in enumerate(a.teams))
                 for a in aligned]
             blocks.append(Block("Alignments, revealed at the end of the game", grid=tuple(rows)))
-        played = [f for f in facts if isinstance(f, (SubmissionApplied, SpaceValue, Flip))]
+        played = [f for f in facts if isinstance(f, (SpacesApplied, SpaceValue, SaboteurFlip))]
         if played:
             blocks.append(Block("Every round's play, revealed at the end of the game", tuple(_play_lines(played))))
         return blocks
@@ -1699,22 +1699,22 @@ class FlickeringLights(GameRules):
             return next((f for f in mine if isinstance(f, cls) and f.round == r), None)
 
         lines: list[str] = []
-        a = one(Assignment)
+        a = one(TeamRole)
         if a is not None:
             lines.append(f"You were {a.team}, {a.role} this round.")
-        if one(NothingSubmitted) is not None:
+        if one(NoSpacesSubmitted) is not None:
             lines.append("You submitted nothing: no spaces and no abilities (the rules' default).")
-        lines += ["Problem: " + f.problem.message for f in now if isinstance(f, SubmissionProblem)]
-        got, applied = one(Received), one(SubmissionApplied)
+        lines += ["Problem: " + f.problem.message for f in now if isinstance(f, SpacesProblem)]
+        got, applied = one(FogReceived), one(SpacesApplied)
         if got is not None:
             lines.append("Received: " + (", ".join(got.squares) if got.squares else "no squares")
                          + ". What became of them is disclosed at the end of the game.")
         elif applied is not None and applied.submitted:
             lines.append("Your spaces as read: " + _applied_text(applied) + ".")
         blocks = [Block("Your submission", tuple(lines))]
-        known = one(KnownTiles)
+        known = one(FogTiles)
         if known is not None:
-            centre = next((f for f in facts if isinstance(f, CentreTiles) and f.round == rd), None)
+            centre = next((f for f in facts if isinstance(f, FogCentre) and f.round == rd), None)
             blocks.append(tiles_block("Your Fog of War tiles (round 4)", known, centre, row_one))
         score = self._score_lines(facts, p, rd, var)
         if score:
@@ -1724,8 +1724,8 @@ class FlickeringLights(GameRules):
         return blocks
 
     def _score_lines(self, facts: Sequence[Any], p: str, rd: int, var: Variation) -> list[str]:
-        counts = next((f for f in facts if isinstance(f, TileCounts) and f.round == rd), None)
-        points = next((f for f in facts if isinstance(f, RoundPoints) and f.round == rd and f.player == p), None)
+        counts = next((f for f in facts if isinstance(f, ColourCounts) and f.round == rd), None)
+        points = next((f for f in facts if isinstance(f, PlayerPoints) and f.round == rd and f.player == p), None)
         if counts is None or points is None:
             return []
         side = {f.colour: f for f in of_type(facts, SideScore) if f.round == rd}
@@ -1759,22 +1759,22 @@ class FlickeringLights(GameRules):
         mine = [f for f in facts if getattr(f, "player", p) == p]
         fog = Variation.FOG.value
         lines: list[str] = []
-        a4 = next((f for f in mine if isinstance(f, Assignment) and f.round == fog), None)
-        pts4 = next((f for f in mine if isinstance(f, RoundPoints) and f.round == fog), None)
+        a4 = next((f for f in mine if isinstance(f, TeamRole) and f.round == fog), None)
+        pts4 = next((f for f in mine if isinstance(f, PlayerPoints) and f.round == fog), None)
         if pts4 is not None:
             who = f"you were {a4.team} {a4.role} and " if a4 is not None else ""
             lines.append(f"Round 4 (Fog of War): {who}scored {pts4.points}.")
-            applied = next((f for f in mine if isinstance(f, SubmissionApplied) and f.round == fog), None)
+            applied = next((f for f in mine if isinstance(f, SpacesApplied) and f.round == fog), None)
             if applied is not None and applied.submitted:
                 lines.append("Your round 4 submission as applied: " + _applied_text(applied) + ".")
             lines += ["Round 4 problem: " + f.problem.message for f in mine
-                      if isinstance(f, SubmissionProblem) and f.round == fog]
+                      if isinstance(f, SpacesProblem) and f.round == fog]
             reps = applied.replacements if applied is not None else ()
             lines += [f"Round 4 {r.field}: {r.typed} was not {r.needed}; "
                       + (f"replaced by {r.placed} at random." if r.placed else "nothing qualified; dropped.")
                       for r in reps] or ["None of your round 4 squares was replaced."]
             lines += [_penalty_text(f) for f in mine if isinstance(f, MediatorPenalty) and f.round == fog]
-        last = next((f for f in mine if isinstance(f, RoundPoints) and f.round == ROUNDS), None)
+        last = next((f for f in mine if isinstance(f, PlayerPoints) and f.round == ROUNDS), None)
         if last is not None:
             lines.append(f"Final total: {last.total}")
         return lines
@@ -1785,17 +1785,17 @@ class FlickeringLights(GameRules):
         picture only in Round 4, the one round the rules give players a board of their own (R49, R50)."""
         rd = ctx.round
         row_one = ctx.options.get("row_one", "top")
-        marks = {s for f in of_type(facts, ItemPlaced) if f.round == rd for s in f.squares}
+        marks = {s for f in of_type(facts, BoardItem) if f.round == rd for s in f.squares}
         boards: list[tuple[str, dict[str, str], set]] = []
-        centre = next((f for f in of_type(facts, CentreTiles) if f.round == rd), None)
+        centre = next((f for f in of_type(facts, FogCentre) if f.round == rd), None)
         if viewer is not None:
-            known = next((f for f in of_type(facts, KnownTiles) if f.round == rd and f.player == viewer), None)
+            known = next((f for f in of_type(facts, FogTiles) if f.round == rd and f.player == viewer), None)
             if known is None:
                 return None
             tiles = {t.square: _letter(t.colour) for t in (centre.tiles if centre else ()) + known.tiles}
             boards.append((f"{viewer}: the tiles you know at the start", tiles, marks))
         else:
-            finals = {f.round: f for f in of_type(facts, GridState) if f.stage == "final"}
+            finals = {f.round: f for f in of_type(facts, BoardGrid) if f.stage == "final"}
             if rd in finals:
                 boards.append((f"Round {rd}: resulting grid", _square_colours(finals[rd].rows), marks))
             elif centre is not None:
@@ -1960,7 +1960,7 @@ class FlickeringLights(GameRules):
             reasons.append(f"{', '.join(low)} tie for the lowest total ({totals[low[0]]}).")
         requests = tuple(self._tie_requests(state))
         standings = tuple((p, f"{totals[p]} points") for p in order)
-        facts = tuple(FinalStanding(p, totals[p], won[p]) for p in order)
+        facts = tuple(FinalTotal(p, totals[p], won[p]) for p in order)
         return Outcome(winners=winners, losers=tuple(low), elimination_candidate=ec, standings=standings,
                        reasons=tuple(reasons), requests=requests, facts=facts)
 
@@ -2064,8 +2064,8 @@ class FlickeringLights(GameRules):
                                   "end_facts": []})
             if rd == Variation.FOG.value:   # what the end of the game reveals of a Round 4 given by the position
                 white = next(p for p in players if assign[p]["team"] == "White")
-                later = [GridState(rd, "start", tuple(grid_rows(start))), GridState(rd, "final", tuple(grid_rows(final)))]
-                later += [Assignment(rd, p, assign[p]["team"], assign[p]["role"], audience=(p,)) for p in players]
+                later = [BoardGrid(rd, "start", tuple(grid_rows(start))), BoardGrid(rd, "final", tuple(grid_rows(final)))]
+                later += [TeamRole(rd, p, assign[p]["team"], assign[p]["role"], audience=(p,)) for p in players]
                 later += self._score_facts(st, rd, final, sc, pts, white)
                 st["history"][-1]["end_facts"] = to_json(later)
         grid = _position_grid(grids[r], f"grids, round {r}", allowed) if r in grids else None
@@ -2233,7 +2233,7 @@ def _position_grid(rows: Any, where: str, allowed: Sequence[str] | None) -> Grid
 
 # --------------------------------------------------------------------- text and pictures of the facts
 
-def _applied_text(f: SubmissionApplied) -> str:
+def _applied_text(f: SpacesApplied) -> str:
     """'G4 (+2), A6 (+1); block F1, flip D4'."""
     kept = [f"{r.square} (+{r.amount})" for r in f.spaces]
     abil = [f"block {b}" for b in f.blocks] + [f"defend {d}" for d in f.defends] + ([f"flip {f.flip}"] if f.flip else [])
@@ -2245,7 +2245,7 @@ def _penalty_text(f: MediatorPenalty) -> str:
     return f"No usable {names} from you: {f.points} point(s) off, as the host's rules for this game say."
 
 
-def _manual_item_text(f: ManualItem) -> str:
+def _manual_item_text(f: ManualItemRuling) -> str:
     if f.pending:
         return (f"Item {f.name} on {' '.join(f.squares)}: the host has not ruled on its effect yet; this grid and "
                 "the scores leave it out until then.")
@@ -2258,7 +2258,7 @@ def _play_lines(played: Sequence[Any]) -> list[str]:
     """Everyone's play, round by round (the A35 reveal at the end of the game)."""
     lines = []
     for r in sorted({f.round for f in played}):
-        subs = [f for f in played if isinstance(f, SubmissionApplied) and f.round == r]
+        subs = [f for f in played if isinstance(f, SpacesApplied) and f.round == r]
         if subs:
             lines.append(f"Round {r}: " + "; ".join(
                 f"{f.player} " + (_applied_text(f) if f.submitted else "submitted nothing")
@@ -2269,7 +2269,7 @@ def _play_lines(played: Sequence[Any]) -> list[str]:
             lines.append(f"Round {r} values: " + ", ".join(
                 f"{v.square} {v.value}" + (f" (raised {v.raised}, reduced {v.reduced})" if v.reduced else "")
                 for v in vals) + ".")
-        flips = [f for f in played if isinstance(f, Flip) and f.round == r]
+        flips = [f for f in played if isinstance(f, SaboteurFlip) and f.round == r]
         if flips:
             lines.append(f"Round {r} flips: " + ", ".join(f"{x.square} {x.before} to {x.after}" for x in flips) + ".")
     return lines
@@ -2280,7 +2280,7 @@ def _square_colours(rows: Sequence[str]) -> dict[str, str]:
     return {sq_name(s): g[s] for s in ALL_SQUARES}
 
 
-def tiles_block(title: str, known: KnownTiles, centre: CentreTiles | None, row_one: str) -> Block:
+def tiles_block(title: str, known: FogTiles, centre: FogCentre | None, row_one: str) -> Block:
     """Round 4: the centre four and one player's known tiles only (R48-R50)."""
     g: Grid = {s: GRAY for s in ALL_SQUARES}
     shown = set()
@@ -2351,11 +2351,11 @@ def board_picture(title: str, boards: Sequence[tuple[str, Mapping[str, str], set
     return Picture(width, legend_y + 24 + 10, tuple(shapes), title=title)
 
 
-def fog_knowledge(rd: int, cur: Mapping[str, Any]) -> tuple[CentreTiles, dict[str, KnownTiles]]:
+def fog_knowledge(rd: int, cur: Mapping[str, Any]) -> tuple[FogCentre, dict[str, FogTiles]]:
     """Round 4 at its start: the public centre four and each player's known tiles (R48-R50, A24)."""
     g = parse_grid(cur["grid"])
-    centre = CentreTiles(rd, tuple(Tile(sq_name(s), COLOR_NAME[g[s]]) for s in sorted(CENTER)))
-    known = {p: KnownTiles(rd, p, tuple(Tile(t, COLOR_NAME[g[parse_square(t)]]) for t in sorted(tiles)), audience=(p,))
+    centre = FogCentre(rd, tuple(SeenTile(sq_name(s), COLOR_NAME[g[s]]) for s in sorted(CENTER)))
+    known = {p: FogTiles(rd, p, tuple(SeenTile(t, COLOR_NAME[g[parse_square(t)]]) for t in sorted(tiles)), audience=(p,))
              for p, tiles in sorted(cur["fog"].items())}
     return centre, known
 
