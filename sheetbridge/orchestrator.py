@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from .core import integrity
 from .core.errors import ConfigError, GameBusy, LedgerError, SheetbridgeError, UsageError, WorkbookError
 from .core.game import get_game
-from .core.ledger import parse_rows
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from .sheets import layout as L
@@ -99,10 +99,20 @@ class Loaded:
     revision: int = 0                         # bumped by every master write (compare-and-set at commit)
     saved: dict[str, dict[str, Any]] = field(default_factory=dict)  # round -> player -> entries kept by undo
     typed_decisions: dict[str, str] = field(default_factory=dict)   # values typed in the Decisions tab
+    handled: list[str] = field(default_factory=list)  # ids of menu requests that changed the game (exactly once)
+    locked: dict[str, Any] | None = None      # the deadline snapshot of the open round's submissions
+    deadline: str = ""                        # the Config tab's deadline, as the host typed it
+    opened_at: dict[str, str] = field(default_factory=dict)   # round -> when its forms were published (UTC)
+    extra: dict[str, Any] = field(default_factory=dict)       # other master tabs read with the game (Control)
+    accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
-        return {"revision": self.revision + 1, "saved": self.saved}
+        opened = dict(self.opened_at)
+        if self.deadline and not self.match.finished:   # only a daily deadline needs it (and no clock otherwise:
+            opened.setdefault(str(self.match.round), utc_now())   # the same inputs give the same bytes)
+        return {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
+                "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
 
 
 def _tab_names(game_id: str) -> list[str]:
@@ -110,7 +120,16 @@ def _tab_names(game_id: str) -> list[str]:
     return [L.tab_name(k) for k in ("config", "players", "ledger", "record")] + [t.name for t in game.spec.tables]
 
 
-def load(store: Store, game_id: str | None = None) -> Loaded:
+def utc_now() -> str:
+    """Now, UTC, to the second: the one place the orchestrator reads the clock (tests patch it)."""
+    import datetime as dt
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (), *,
+         accept_ledger_edits: bool = False) -> Loaded:
+    """Read a game from its master book; refuse (LedgerError) if the ledger or record was edited by hand,
+    unless `accept_ledger_edits` (then correcting rows are booked, see :func:`accept_ledger_edits`)."""
     master = store.open(MASTER, store.master_location())
     game_id = game_id or getattr(store, "game_id", None)
     if game_id is None:
@@ -121,15 +140,19 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
         game_id = master.read([L.tab_name("record")])[L.tab_name("record")]
         game_id = L.read_json_tab(game_id, f"{master.location}, tab {L.tab_name('record')}")["match"]["game"]
     try:
-        rects = master.read(_tab_names(game_id) + [DECISIONS_TAB])
-    except WorkbookError:   # a master written before the Decisions tab existed
+        rects = master.read(_tab_names(game_id) + [DECISIONS_TAB] + list(extra_tabs))
+    except WorkbookError:   # a master written before the Decisions tab existed, or without an extra tab
         rects = master.read(_tab_names(game_id))
     where = f"{master.location}, tab "
     record = L.read_json_tab(rects[L.tab_name("record")], where + L.tab_name("record"))
     store.import_cache(record.get("store", {}))
-    rows, problems = parse_rows(record["match"]["name"], rects[L.tab_name("ledger")])
-    if problems:
-        raise ConfigError(f"{master.location}: " + "; ".join(problems))
+    # The record is the authority for the ledger; the Ledger tab is its checked copy (core/integrity.py).
+    checked = integrity.verify_record(record, rects[L.tab_name("ledger")])
+    if checked.problems:
+        raise ConfigError(f"{master.location}: " + "; ".join(checked.problems))
+    if checked.findings and not accept_ledger_edits:
+        raise LedgerError(f"{master.location}: " + integrity.describe(checked.findings))
+    rows, accepted = integrity.accept(checked) if checked.findings else (checked.rows, [])
     game = get_game(game_id)
     tables = {t.name: rects[t.name] for t in game.spec.tables}
     match = Match.from_json(record["match"], rows, tables=tables)
@@ -137,13 +160,7 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
         match.ledger.check_no_negative(match.players)
     except LedgerError as e:
         raise LedgerError(f"{master.location}, tab {L.tab_name('ledger')}: {e}") from None
-    warnings: list[str] = []
-    # Nothing is lost: rows the record booked but the Ledger tab lacks are restored.
-    missing = [r for rec in match.rounds for r in rec.ledger if not match.ledger.has(r.key)]
-    if missing:
-        match.ledger.append(missing)
-        warnings.append(f"{len(missing)} ledger row(s) booked by resolved rounds were missing from the Ledger tab "
-                        "and have been restored")
+    warnings: list[str] = checked.notes + accepted
     options = _read_options(rects[L.tab_name("config")])
     if options is not None:
         try:
@@ -161,9 +178,22 @@ def load(store: Store, game_id: str | None = None) -> Loaded:
     if problems:
         raise ConfigError(f"{master.location}: " + "; ".join(problems))
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]
+    deadline = _read_setting(rects[L.tab_name("config")], "deadline")
     return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,
                   int(record.get("revision", 0)), dict(record.get("saved", {})),
-                  read_decisions(rects.get(DECISIONS_TAB, [])))
+                  read_decisions(rects.get(DECISIONS_TAB, [])), list(record.get("handled", [])),
+                  record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
+                  dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
+
+
+def _read_setting(rect, key: str) -> str | None:
+    """A setting row of the Config tab ("deadline" | value), above the options; None if absent."""
+    for row in rect:
+        if row and row[0] == "option":
+            break
+        if row and row[0] == key:
+            return row[1].strip() if len(row) > 1 else ""
+    return None
 
 
 def _read_options(rect) -> dict[str, str] | None:
@@ -298,6 +328,11 @@ class Write:
     remove: list[str] = field(default_factory=list)   # tabs to remove after writing (a renamed Submission tab)
 
 
+def _is_locked(ld: Loaded) -> bool:
+    """The open round's submissions were snapshot at the deadline (or by `sheetbridge lock`)."""
+    return bool(ld.locked) and not ld.match.finished and ld.locked.get("round") == ld.match.round
+
+
 def _fresh_prefill(ld: Loaded, player: str) -> Mapping[str, Any] | None:
     """Entries an undo kept for the open round, put back when its Submission tab is drawn again."""
     return ld.saved.get(str(ld.match.round), {}).get(player)
@@ -318,8 +353,10 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
         st = books.get(player_key(p))
         if st is None or st.rects is None:
             continue
-        fill = (prefill or {}).get(p) if prefill is not None else _fresh_prefill(ld, p)
-        want = player_tabs(m, p, fill)
+        locked = _is_locked(ld)
+        fill = ((prefill or {}).get(p) if prefill is not None else
+                ld.locked["raw"].get(p) if locked else _fresh_prefill(ld, p))
+        want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False))
         sub = L.tab_name("submission")
         tabs = {name: tab for name, tab in want.items()
                 if name != sub and st.rects.get(name) != tab.values()}
@@ -387,6 +424,7 @@ class StatusLine:
     state: str        # "submitted", "not submitted", "file shows another round...", "cannot read the file..."
     valid: bool
     problem_fields: tuple[str, ...] = ()
+    note: str = ""    # e.g. "edited after the lock (not counted)": names only, never values
 
 
 def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
@@ -406,16 +444,19 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
             elif st.stale:
                 lines.append(StatusLine(p, "file shows another round: run resolve to finish publishing", False))
             else:
-                sub = ld.match.parse(p, st.raw)
+                locked = _is_locked(ld)
+                sub = ld.match.parse(p, ld.locked["raw"].get(p) if locked else st.raw)
+                note = ("edited after the lock (not counted)"
+                        if locked and _entries(st.raw) != _entries(ld.locked["raw"].get(p)) else "")
                 if sub is None:
-                    lines.append(StatusLine(p, "not submitted", False))
+                    lines.append(StatusLine(p, "not submitted", False, note=note))
                 else:
                     labels = []
                     for pr in sub.problems:
                         label = getattr(pr, "label", "") or pr.field
                         if label not in labels:
                             labels.append(label)
-                    lines.append(StatusLine(p, "submitted", not sub.problems, tuple(labels)))
+                    lines.append(StatusLine(p, "submitted", not sub.problems, tuple(labels), note))
         return ld, lines
 
 
@@ -433,7 +474,7 @@ class ResolveResult:
 
 
 def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None, allow_empty: bool = False,
-            progress: Progress | None = None) -> ResolveResult:
+            progress: Progress | None = None, request_id: str | None = None) -> ResolveResult:
     """Resolve the open round and publish it, or finish publishing one that was cut off.
 
     Every book the round writes is read first; if one cannot be read, nothing is written.
@@ -444,6 +485,8 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
             store.cleanup()
         ld = load(store)
         m = ld.match
+        if request_id and request_id in ld.handled:
+            return ResolveResult("nothing", f"request {request_id} was already done", None, m)
         books = read_books(ld)
         broken = [b for b in books.values() if b.error]
         if broken and not dry_run:
@@ -479,6 +522,12 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         if entered and not dry_run:
             warnings += entered
         raws = {p: books[player_key(p)].raw for p in m.players}
+        if _is_locked(ld):
+            # The deadline snapshot is the submission; later edits are named, never counted.
+            later = [p for p in m.players if _entries(raws[p]) != _entries(ld.locked["raw"].get(p))]
+            raws = {p: ld.locked["raw"].get(p) for p in m.players}
+            if later:
+                warnings.append(f"edited after the lock (not counted): {', '.join(later)}")
         submitted = [p for p in m.players if m.parse(p, raws[p]) is not None]
         if not submitted and not allow_empty:
             return finish(f"nobody has submitted for round {m.round} yet; nothing was resolved", " (add --allow-empty "
@@ -488,6 +537,9 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
             return ResolveResult("dry-run", f"round {rec.round} would be resolved; nothing was written", rec, m,
                                  warnings=warnings)
         ld.saved.pop(str(rec.round), None)   # entries kept by an undo for this round were used
+        ld.locked = None                      # the next round's forms open unlocked
+        if request_id:
+            ld.handled.append(request_id)
         # Compute everything before the first write.
         writes = _plan(ld, books)
         written = [_commit(ld, progress)]
@@ -500,7 +552,7 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
 
 # ------------------------------------------------------------ undo
 
-def undo(store: Store, progress: Progress | None = None) -> ResolveResult:
+def undo(store: Store, progress: Progress | None = None, request_id: str | None = None) -> ResolveResult:
     """Roll back the last resolved round by replaying the record up to the round before.
 
     Entries players had already typed for the next round are kept in the master and put
@@ -510,6 +562,8 @@ def undo(store: Store, progress: Progress | None = None) -> ResolveResult:
         store.cleanup()
         ld = load(store)
         m = ld.match
+        if request_id and request_id in ld.handled:
+            return ResolveResult("nothing", f"request {request_id} was already done", None, m)
         books = read_books(ld)
         broken = [b for b in books.values() if b.error]
         if broken:
@@ -530,6 +584,9 @@ def undo(store: Store, progress: Progress | None = None) -> ResolveResult:
         # The undone round's entries go back into the Submission tabs (kept in the record, so a
         # run cut off after the master write puts them back too).
         ld.saved[str(last.round)] = {p: raw for p, raw in last.raw.items() if raw}
+        ld.locked = None
+        if request_id:
+            ld.handled.append(request_id)
         writes = _plan(ld, books, redraw=m.players)
         written = [_commit(ld, progress)]
         written += _write_all(ld, writes, progress, checked=True)
@@ -654,6 +711,21 @@ def _salvage(ld: Loaded, player: str, st: BookState) -> tuple[Mapping[str, Any] 
                         "re-enters this round's entries")
 
 
+def accept_ledger_edits(store: Store) -> list[str]:
+    """Accept hand edits of the Ledger tab (or the Record tab): book correcting rows, never rewrite a row.
+
+    Each accepted edit becomes a correcting row (the recorded row is put back as it
+    was) and a line in the Host log until the next command rewrites it; the master is
+    written once, the record re-sealed. Returns those lines (none: the Ledger tab matched
+    the record and nothing was written).
+    """
+    with store.lock("repair --accept-ledger-edits"):
+        ld = load(store, accept_ledger_edits=True)
+        if ld.accepted:
+            _commit(ld)
+        return ld.accepted
+
+
 # ------------------------------------------------------------ demo
 
 def fill_submission(store: Store, ld: Loaded, player: str, raw: Mapping[str, Any]) -> None:
@@ -734,6 +806,8 @@ def demo_files(folder: Path) -> list[Path]:
             pass
     files += [folder / name for name in (".sheetbridge-google-cache.json", XLSX_LOCK, XLSX_LOCK + ".json")]
     files += sorted((folder / XLSX_TMP).glob("*")) if (folder / XLSX_TMP).is_dir() else []
+    files += sorted((folder / "pictures").glob("round-*-board.png"))       # the pictures it drew
+    files += sorted((folder / "pictures" / "private").glob("*-round-*.png"))
     return [f for f in files if f.exists()]
 
 
@@ -866,3 +940,169 @@ def announcement(store: Store, round_no: int | None = None) -> Announcement:
     private = {p: split_messages(markdown(rec.private[p])) for p in m.players if p in rec.private}
     pictures = {k: render_png(v) for k, v in round_pictures(m, rec.round).items()}
     return Announcement(rec.round, public, private, pictures)
+
+
+# ------------------------------------------------------------ the deadline: lock and reopen
+
+def _entries(raw: Mapping[str, Any] | None) -> str:
+    """A submission's typed entries, canonical (blank cells are no entry), for comparing two reads."""
+    if not raw:
+        return ""
+    clean = {sec: [{k: str(v).strip() for k, v in row.items() if str(v).strip()} for row in rows]
+             for sec, rows in sorted(raw.items())}
+    return json.dumps(clean, sort_keys=True) if any(r for rows in clean.values() for r in rows) else ""
+
+
+def lock_submissions(store: Store, *, request_id: str | None = None, progress: Progress | None = None,
+                     why: str = "locked by the host") -> ResolveResult:
+    """Take the deadline snapshot of every player's Submission tab into the master's record: `resolve`
+    uses it, and later edits are named by `status` and never counted. On Google the Submission tabs
+    are also protected, so only the host can edit them until `reopen_submissions` or the next round."""
+    with store.lock("lock"):
+        store.cleanup()
+        ld = load(store)
+        m = ld.match
+        if request_id and request_id in ld.handled:
+            return ResolveResult("nothing", f"request {request_id} was already done", None, m)
+        if m.finished:
+            return ResolveResult("nothing", f"{m.game.spec.name} is over; nothing to lock", None, m)
+        if _is_locked(ld):
+            return ResolveResult("nothing", f"round {m.round} is already locked (since {ld.locked['at']})", None, m)
+        books = read_books(ld, board=False)
+        broken = [b for b in books.values() if b.error]
+        if broken:
+            raise _broken_error(ld, broken, "lock submissions")
+        stale = [b.player for b in books.values() if b.stale]
+        if stale:
+            raise UsageError(f"{', '.join(stale)}'s file(s) still show another round: run `sheetbridge resolve` to "
+                             "finish publishing before locking")
+        ld.locked = {"round": m.round, "at": utc_now(), "why": why,
+                     "raw": {b.player: b.raw for b in books.values() if _entries(b.raw)}}
+        if request_id:
+            ld.handled.append(request_id)
+        writes = _plan(ld, books, redraw=m.players if getattr(store, "locks_forms", False) else ())
+        written = [_commit(ld, progress)]
+        written += _write_all(ld, writes, progress, checked=True)
+        got = len(ld.locked["raw"])
+        return ResolveResult("locked", f"round {m.round} locked ({why}): {got} of {len(m.players)} player(s) had "
+                             "entries; resolve uses this snapshot", None, m, written, [], ld.warnings)
+
+
+def reopen_submissions(store: Store, *, request_id: str | None = None,
+                       progress: Progress | None = None) -> ResolveResult:
+    """Drop the deadline snapshot: the players' Submission tabs are open again, with their entries."""
+    with store.lock("reopen"):
+        store.cleanup()
+        ld = load(store)
+        m = ld.match
+        if request_id and request_id in ld.handled:
+            return ResolveResult("nothing", f"request {request_id} was already done", None, m)
+        if not _is_locked(ld):
+            return ResolveResult("nothing", f"round {m.round} is not locked", None, m)
+        books = read_books(ld, board=False)
+        snapshot = ld.locked["raw"]
+        ld.locked = None
+        if request_id:
+            ld.handled.append(request_id)
+        redraw = m.players if getattr(store, "locks_forms", False) else ()
+        writes = _plan(ld, books, redraw=redraw, prefill={p: snapshot.get(p) for p in m.players})
+        written = [_commit(ld, progress)]
+        written += _write_all(ld, writes, progress, checked=True)
+        return ResolveResult("reopened", f"round {m.round} reopened: players can edit their submissions again", None,
+                             m, written, [], ld.warnings)
+
+
+def deadline_due(ld: Loaded, now: str) -> bool:
+    """Whether the Config tab's deadline has passed for the open round and it is not locked yet.
+
+    "2026-11-24 15:00" (UTC) is one moment; "15:00" (or "3pm") is every day at that time, due once
+    the round has been open across it.
+    """
+    if not ld.deadline or ld.match.finished or _is_locked(ld):
+        return False
+    import datetime as dt
+    when_now = dt.datetime.fromisoformat(now.replace("Z", "+00:00"))
+    text = ld.deadline.strip().upper().replace("UTC", "").strip()
+    try:
+        at = dt.datetime.fromisoformat(text.replace(" ", "T"))
+        at = at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
+        return when_now >= at
+    except ValueError:
+        pass
+    daily = _daily_time(text)
+    if daily is None:
+        raise ConfigError(f"{ld.master.location}, tab {L.tab_name('config')}: deadline {ld.deadline!r} is not a "
+                          "time: write '2026-11-24 15:00' (once) or '15:00' / '3pm' (every day), in UTC")
+    opened_text = ld.opened_at.get(str(ld.match.round))
+    opened = dt.datetime.fromisoformat(opened_text.replace("Z", "+00:00")) if opened_text else None
+    today = when_now.replace(hour=daily[0], minute=daily[1], second=0, microsecond=0)
+    last = today if when_now >= today else today - dt.timedelta(days=1)
+    return opened is None or opened < last
+
+
+def _daily_time(text: str) -> tuple[int, int] | None:
+    import re as _re
+    m = _re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*(AM|PM)?", text.strip())
+    if not m:
+        return None
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if m.group(3):
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if m.group(3) == "PM" else 0)
+    return (hour, minute) if hour < 24 and minute < 60 else None
+
+
+# ------------------------------------------------------------ what the menu shows the host
+
+PREVIEW_TAB = "Preview"
+ANNOUNCEMENT_TAB = "Announcement"
+
+
+def preview_lines(res: ResolveResult) -> list[str]:
+    """The dry run as lines: public report, every private report, ledger entries, problems (host only)."""
+    lines = [res.message]
+    lines += [f"warning: {w}" for w in res.warnings]
+    rec, m = res.record, res.match
+    if rec is None or m is None:
+        return lines
+    lines += ["", f"== Public report, round {rec.round}"] + (rec.public.text().splitlines() if rec.public else [])
+    for p in m.players:
+        if p in rec.private:
+            lines += ["", f"== Private to {p}"] + rec.private[p].text().splitlines()
+    lines += ["", "== Ledger entries"] + [f"{r.player}: {r.change:+d} {r.reason}" for r in rec.ledger]
+    problems = rec.problems()
+    if problems:
+        lines += ["", "== Submission problems (the rules' defaults apply)"] + problems
+    return lines
+
+
+def write_preview(store: Store, res: ResolveResult) -> None:
+    """Put a dry run in the master's Preview tab (the master is shared with no one)."""
+    from .sheets.model import CellData
+    rows = [[CellData(line)] for line in preview_lines(res)]
+    store.open(MASTER, store.master_location()).write({PREVIEW_TAB: TabData(rows=rows, col_widths={0: 120.0})})
+
+
+def post_announcement(store: Store, webhook: str | None = None, request_id: str | None = None) -> str:
+    """The last round's announcement: posted to the Discord webhook (given, or the Config tab's "webhook"
+    setting) at most once per request, or written to the master's Announcement tab to copy by hand."""
+    from .announce import Attachment, post_webhook
+    from .sheets.model import CellData
+    with store.lock("announce"):
+        ld = load(store)
+        if request_id and request_id in ld.handled:
+            return f"request {request_id} was already done"
+        ann = announcement(store)
+        url = webhook or _read_setting(ld.master.read([L.tab_name("config")])[L.tab_name("config")], "webhook")
+        if url:
+            files = [Attachment(f"round-{ann.round}-board.png", ann.pictures["board"])] if "board" in ann.pictures else []
+            n = post_webhook(url, ann.public, files)
+            if request_id:
+                ld.handled.append(request_id)
+                _commit(ld)
+            return f"posted round {ann.round}'s announcement ({n} message(s)) to Discord"
+        rows = [[CellData(line)] for msg in ann.public for line in msg.splitlines() + ["", "-----", ""]]
+        ld.master.write({ANNOUNCEMENT_TAB: TabData(rows=rows, col_widths={0: 120.0})})
+        return (f"round {ann.round}'s announcement is in the master's {ANNOUNCEMENT_TAB} tab, ready to paste "
+                "(no webhook set in the Config tab)")

@@ -5,9 +5,10 @@ private tab comes from :meth:`Match.player_report`, the one per-player view.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from .core.ledger import COLUMNS as LEDGER_COLUMNS
+from .core import integrity
 from .core.match import Match
 from .sheets import layout as L
 from .sheets.model import CellData, TabData
@@ -26,6 +27,9 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     cfg_rows: list[list[Any]] = [["game", game.spec.id, game.spec.name], ["name", m.name, "this game's id in the ledger"],
                                  ["seed", str(m.seed), "every round's random draws derive from it"],
                                  ["round", m.round if not m.finished else "finished", "the round open for submissions"],
+                                 ["deadline", (record_extra or {}).get("deadline", ""),
+                                  "when the open round's submissions lock, UTC: '2026-11-24 15:00' once, or '15:00' "
+                                  "(3pm) every day; `sheetbridge watch` (or `sheetbridge lock`) takes the snapshot"],
                                  ["option", "value", "options can be changed until round 1 is resolved"]]
     for o in game.spec.options:
         allowed = f" Allowed: {', '.join(map(str, o.choices))}." if o.choices else ""
@@ -46,15 +50,18 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     for rec in reversed(m.rounds):
         for line in rec.problems() + rec.host_log:
             log_rows.append([rec.round, line])
-    record = {"match": m.to_json(), "players": [{"name": p.name, "email": p.email} for p in players],
-              "locations": dict(locations), "board": board, "store": store.export_cache(), **(record_extra or {})}
+    # Sealed with a checksum of itself, and the Ledger tab's column H chains its rows (core/integrity.py).
+    record = integrity.seal({"match": m.to_json(), "players": [{"name": p.name, "email": p.email} for p in players],
+                             "locations": dict(locations), "board": board, "store": store.export_cache(),
+                             **(record_extra or {})})
+    ledger_rows = [r.as_list() + [check] for r, check in zip(m.ledger.rows, integrity.chain(m.ledger.rows))]
     tabs = {
         L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"]),
         L.tab_name("players"): L.key_value_tab("Players", player_rows, ["player", "email", "file", "garnets now"]),
         L.tab_name("rounds"): L.key_value_tab("Round log", round_rows,
                                               ["round", "status", "submitted", "with problems", "ledger rows"]),
         L.tab_name("board"): L.report_tab(m.public_report()),
-        L.tab_name("ledger"): L.table_tab([list(LEDGER_COLUMNS)] + [r.as_list() for r in m.ledger.rows]),
+        L.tab_name("ledger"): L.table_tab([list(integrity.HEADER)] + ledger_rows),
     }
     tabs[DECISIONS_TAB] = decisions_tab(m)
     for t in game.spec.tables:
@@ -100,16 +107,29 @@ def _cell(v: Any) -> Any:
     return str(v).lower() if isinstance(v, bool) else v
 
 
-def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None) -> dict[str, TabData]:
-    """A player's book: their form, their private report (the one view function), the public board."""
+def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None,
+                locked: bool = False) -> dict[str, TabData]:
+    """A player's book: their form, their private report (the one view function), the public board.
+    ``locked``: the deadline passed; the form shows the snapshot and nothing in it is editable."""
     if m.finished:
         sub = TabData(rows=[[CellData("The match is over: no more submissions.", bold=True)],
                             [CellData("Round", bold=True), CellData("finished")]])
     else:
         sub = L.form_tab(m.form(player), player, prefill)
+        if locked:
+            sub = locked_form(sub)
     return {L.tab_name("submission"): sub,
             L.tab_name("results"): L.report_tab(m.player_report(player)),
             L.tab_name("board"): L.report_tab(m.public_report())}
+
+
+def locked_form(tab: TabData) -> TabData:
+    """The same Submission tab with no entry cell left editable, and a title that says why."""
+    rows = [[replace(c, input=False, choices=()) for c in row] for row in tab.rows]
+    if rows and rows[0]:
+        first = rows[0][0]
+        rows[0][0] = replace(first, value=f"{first.value} (locked at the deadline: the host has your entries)")
+    return replace(tab, rows=rows, protected=True)
 
 
 def board_tabs(m: Match) -> dict[str, TabData]:

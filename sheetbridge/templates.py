@@ -49,5 +49,8 @@ def layout() -> dict[str, Any]:
 
 
 def default_tables(game: GameRules) -> Tables:
-    """The game's default content tables, as shipped in templates/<game-id>/."""
+    """The game's default content tables, as shipped in templates/<game-id>/ (or by a plugin game)."""
+    own = game.default_tables()
+    if own is not None:
+        return own
     return {t.name: read_csv(game.spec.id, t.file) for t in game.spec.tables}

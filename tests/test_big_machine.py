@@ -341,7 +341,7 @@ def test_round_zero_missing_meadow_is_random_and_logged():
     m = Match.new("big-machine", ROSTER, seed=3)
     rec = m.resolve({"Ann": {"start": [{"meadow": "Teal"}]}})
     assert all(m.state["start"][p] in bm.MEADOWS for p in ROSTER)
-    assert "Ann: meadow = 'Teal'" in text(rec.private["Ann"])
+    assert "Ann: Starting meadow = 'Teal'" in text(rec.private["Ann"])
     assert any("random starting meadow" in line for line in rec.host_log)
 
 

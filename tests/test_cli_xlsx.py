@@ -77,7 +77,7 @@ def test_a_round_status_dry_run_resolve_rerun_and_undo(game):
     before = digest(game)
     out = run("resolve", game, "--dry-run").output
     assert "== Public report, round 1" in out and "== Private to Ann" in out
-    assert "Bo: card = 'seven' (not a card number)" in out
+    assert "Bo: Card = 'seven' (not a card number)" in out
     assert digest(game) == before                            # a dry run writes nothing
 
     out = run("resolve", game).output

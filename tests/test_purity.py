@@ -1,30 +1,16 @@
 """Games are pure: no file, network, clock or global random in sheetbridge/games."""
-import ast
 from pathlib import Path
 
 import pytest
 
+from sheetbridge.testing import impure_uses as _impure_uses
+
 ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN = {"os", "pathlib", "io", "openpyxl", "gspread", "requests", "time", "datetime", "random",
-             "pandas", "socket", "urllib", "http", "subprocess", "shutil", "tempfile", "secrets", "uuid",
-             "sheetbridge"}
 GAME_FILES = sorted((ROOT / "sheetbridge" / "games").glob("*.py"))
 
 
 def impure_uses(source: str) -> list[str]:
-    bad = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            bad += [a.name for a in node.names if a.name.split(".")[0] in FORBIDDEN]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.split(".")[0] in FORBIDDEN:
-                bad.append(node.module)
-        elif isinstance(node, ast.ImportFrom) and node.level == 2 and (node.module or "").split(".")[0] not in ("core",):
-            bad.append(f"..{node.module}")  # games may use the pure core only
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
-                "open", "input", "print", "__import__", "exec", "eval"):
-            bad.append(node.func.id + "()")
-    return bad
+    return _impure_uses(source, built_in=True)
 
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.name)

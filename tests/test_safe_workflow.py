@@ -236,7 +236,8 @@ def test_writes_never_put_a_temporary_file_in_the_players_folder(game, monkeypat
     monkeypatch.setattr(X.tempfile, "mkstemp", spy)
     typed_round_one(game)
     run("resolve", game)
-    assert seen and all(d.name == ".sheetbridge-tmp" for d in seen)
+    assert seen and not any("players" in d.parts for d in seen)
+    assert {d.name for d in seen} <= {".sheetbridge-tmp", "pictures"}       # workbooks go via .sheetbridge-tmp
 
 
 def test_a_second_command_on_a_busy_game_refuses_with_who_holds_it(game):

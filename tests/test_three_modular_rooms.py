@@ -280,7 +280,7 @@ def test_bad_card_is_a_clear_problem(card, kind, reason):
     sub = m.parse("Ann", play(card, "Null"))
     (prob,) = sub.problems
     assert prob.kind is kind and reason in prob.reason
-    assert prob.message.startswith(f"Ann: card = {card!r}")
+    assert prob.label == "Card" and prob.message.startswith(f"Ann: Card = {card!r}")  # the label the player sees
     assert "allowed: 1, 2, 3" in prob.message and "random card" in prob.message
     assert sub.values["room"] == "Null"  # the valid part is kept (A24)
 

@@ -8,7 +8,8 @@ import sys
 import click
 
 from ..core.errors import SheetbridgeError
-from . import announce, decide, demo, games, new, repair, resolve, status, undo
+from . import (announce, decide, demo, games, init_game, lock, menu, new, repair, resolve, simulate, status,
+               undo, watch)
 
 
 class _Group(click.Group):
@@ -39,8 +40,10 @@ def main(debug: bool) -> None:
     """Resolve online reality game rounds from spreadsheets."""
 
 
-for _module in (games, new, status, resolve, undo, repair, decide, announce, demo):
+for _module in (games, new, status, resolve, undo, repair, decide, announce, lock, watch, menu, demo, simulate,
+                init_game):
     main.add_command(_module.command)
+main.add_command(lock.reopen_command, "reopen")
 
 try:  # the Google credentials helper lives beside the Google backend
     from . import auth

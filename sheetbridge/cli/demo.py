@@ -18,7 +18,7 @@ def command(game_id, out, seed, quiet, google) -> None:
     old = demo_files(out)          # refuses a folder that is not an earlier demo's output
     for path in old:               # only the files that demo wrote; anything else stays
         path.unlink()
-    for sub in (out / "players", out / ".sheetbridge-tmp"):
+    for sub in (out / "players", out / ".sheetbridge-tmp", out / "pictures" / "private", out / "pictures"):
         if sub.is_dir() and not any(sub.iterdir()):
             sub.rmdir()
     if old and not quiet:

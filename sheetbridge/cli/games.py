@@ -1,7 +1,7 @@
 """`sheetbridge games`: the supported games with their ids and player counts."""
 import click
 
-from ..core.game import games
+from ..core.game import games, plugin_errors
 
 
 @click.command("games")
@@ -12,3 +12,6 @@ def command() -> None:
         n = f"{s.min_players}-{s.max_players}" if s.min_players != s.max_players else str(s.min_players)
         rec = f" (designed for {s.recommended_players})" if s.recommended_players else ""
         click.echo(f"{gid:22} {s.name:24} players {n}{rec}, {s.rounds} rounds")
+    for name, why in plugin_errors().items():
+        click.echo(f"warning: the game plugin {name!r} failed to load ({why}); reinstall or uninstall it "
+                   "(`pip show` names its package)", err=True)

@@ -39,6 +39,11 @@ def command(folder, dry_run, round_no, allow_empty, quiet) -> None:
             click.echo("Submission problems (the rules' defaults were applied):")
             for p in problems:
                 click.echo(f"  {p}")
+        notices = res.record.notices()
+        if notices:
+            click.echo("Read after normalisation (not problems; each player is told privately):")
+            for n in notices:
+                click.echo(f"  {n}")
     click.echo(res.message + (f" ({len(res.written)} file(s) written, {len(res.skipped)} unchanged)"
                               if res.action in ("resolved", "published") else ""))
     out = res.match.outcome() if res.match is not None and res.action == "resolved" else None

@@ -17,9 +17,11 @@ def command(folder) -> None:
     if m.finished:
         click.echo(f"{m.game.spec.name} is over.")
         return
-    click.echo(f"{m.game.spec.name}, round {m.round}:")
+    locked = f" (locked since {ld.locked['at']})" if ld.locked and ld.locked.get("round") == m.round else ""
+    click.echo(f"{m.game.spec.name}, round {m.round}{locked}:")
     for line in lines:
         mark = "ok" if line.valid else ("problems in " + ", ".join(line.problem_fields) if line.problem_fields else "-")
-        click.echo(f"  {line.player:16} {line.state:16} {mark if line.state == 'submitted' else ''}".rstrip())
+        shown = f"  {line.player:16} {line.state:16} {mark if line.state == 'submitted' else ''}".rstrip()
+        click.echo(shown + (f"; {line.note}" if line.note else ""))
     done = sum(1 for line in lines if line.state == "submitted")
     click.echo(f"{done} of {len(lines)} submitted.")

@@ -88,4 +88,12 @@ def only(facts: Sequence[Any], cls: type) -> Any:
     return found[0]
 
 
-register_types(Fact, RenderContext)
+@dataclass(frozen=True)
+class EntriesRead(Fact):
+    """How a player's non-plain entries were read ("Card: read '٣' as 3"): recorded by the core for
+    every game, told to that player only."""
+    player: str
+    lines: tuple[str, ...]
+
+
+register_types(Fact, RenderContext, EntriesRead)

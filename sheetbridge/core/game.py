@@ -37,6 +37,10 @@ class GameRules(ABC):
         """A new game's state. Must hold "round" (the round now open for
         submissions; 0 for a pregame) and "finished" (False)."""
 
+    def default_tables(self) -> Tables | None:
+        """A plugin game's default content tables (None: sheetbridge's templates/<game-id>/ CSVs)."""
+        return None
+
     def check_tables(self, tables: Tables) -> list[str]:
         """Problems with the host's content tables, each a sentence saying
         what is wrong and how to fix it. Empty when they are fine."""
@@ -121,10 +125,51 @@ def register(game: GameRules) -> GameRules:
     return game
 
 
+PLUGIN_GROUP = "sheetbridge.games"   # entry points of installed game packages
+_PLUGIN_ERRORS: dict[str, str] = {}
+_plugins_loaded = False
+
+
 def games() -> dict[str, GameRules]:
-    """All registered games by id, in id order."""
+    """All games by id, in id order: the built-in ones and those installed as plugins."""
     from .. import games as _  # noqa: F401  (importing the package registers the games)
+    _load_plugins()
     return dict(sorted(_REGISTRY.items()))
+
+
+def plugin_errors() -> dict[str, str]:
+    """Plugins that failed to load: entry point name -> one line saying why."""
+    _load_plugins()
+    return dict(_PLUGIN_ERRORS)
+
+
+def _load_plugins() -> None:
+    """Register every game a package declares in the ``sheetbridge.games`` entry-point group.
+
+    An entry point names a GameRules instance (``mygame.rules:GAME``), a GameRules subclass, or a
+    module with a ``GAME``. One broken plugin never hides the others or the built-in games.
+    """
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    from importlib.metadata import entry_points
+    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        try:
+            obj = ep.load()
+            if isinstance(obj, type) and issubclass(obj, GameRules):
+                obj = obj()
+            game = obj if isinstance(obj, GameRules) else getattr(obj, "GAME", None)
+            if not isinstance(game, GameRules):
+                raise TypeError(f"{ep.value} is not a GameRules game (nor a module with GAME)")
+            known = _REGISTRY.get(game.spec.id)
+            if known is not None and known is not game:
+                raise ValueError(f"its game id {game.spec.id!r} is already taken by "
+                                 f"{type(known).__module__}")
+            _REGISTRY[game.spec.id] = game
+        except Exception as e:   # a plugin's bug must not stop sheetbridge: reported by `games`
+            first = str(e).splitlines()[0] if str(e) else ""
+            _PLUGIN_ERRORS[ep.name] = f"{type(e).__name__}: {first}"[:300]
 
 
 def get_game(game_id: str) -> GameRules:

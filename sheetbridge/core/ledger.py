@@ -79,45 +79,22 @@ class Ledger:
         return [r for r in self.rows if r.round == round_no]
 
     def reverse_round(self, round_no: int, why: str) -> list[LedgerRow]:
-        """Append reversals of every live row of `round_no` (for undo)."""
-        live: dict[str, LedgerRow] = {}
-        for r in self.rows:
-            if r.round != round_no or r.key.endswith(":undo"):
-                continue
-            if self.has(r.key + ":undo"):
-                continue
-            live[r.key] = r
-        rev = [LedgerRow(r.game, r.round, r.player, -r.change, f"undo: {r.reason}", r.key + ":undo",
-                         why) for r in live.values()]
+        """Append reversals of the live rows that resolving `round_no` booked (for undo).
+
+        A round's own rows are the ones keyed ``<game>:r<round>g<n>:<i>`` (see
+        :meth:`~sheetbridge.core.match.Match.resolve`). Opening balances, host rows and
+        corrections belong to the game, not to a round, even when their round column
+        says 0; so undoing a pregame (round 0) keeps every opening balance.
+
+        >>> led = Ledger("g", [LedgerRow("g", 0, "Ann", 10, "opening balance", "g:opening:Ann"),
+        ...                    LedgerRow("g", 0, "Ann", -3, "bid", "g:r0g0:0")])
+        >>> [r.key for r in led.reverse_round(0, "undo of round 0")]
+        ['g:r0g0:0:undo']
+        >>> led.balance("Ann"), led.reverse_round(0, "again")
+        (10, [])
+        """
+        prefix = f"{self.game}:r{round_no}g"
+        rev = [LedgerRow(r.game, r.round, r.player, -r.change, f"undo: {r.reason}", r.key + ":undo", why)
+               for r in self.rows
+               if r.key.startswith(prefix) and not r.key.endswith(":undo") and not self.has(r.key + ":undo")]
         return self.append(rev)
-
-
-def parse_rows(game: str, rect: Sequence[Sequence[object]]) -> tuple[list[LedgerRow], list[str]]:
-    """Ledger rows from the Ledger tab (header first). Returns rows and problems.
-
-    Host rows without a key (typed by hand for garnets earned outside the game)
-    get a key from their position so they are counted once.
-    """
-    rows: list[LedgerRow] = []
-    problems: list[str] = []
-    for i, raw in enumerate(rect[1:], start=2):
-        cells = [("" if v is None else str(v)).strip() for v in raw] + [""] * 7
-        if not any(cells[:7]):
-            continue
-        g, rnd, player, change, reason, key, memo = cells[:7]
-        try:
-            amount = int(float(change))
-        except ValueError:
-            problems.append(f"Ledger tab, row {i}: change {change!r} is not a whole number of garnets")
-            continue
-        try:
-            rnd_no = int(float(rnd)) if rnd else 0
-        except ValueError:
-            problems.append(f"Ledger tab, row {i}: round {rnd!r} is not a whole number")
-            continue
-        if not player:
-            problems.append(f"Ledger tab, row {i}: no player named")
-            continue
-        rows.append(LedgerRow(g or game, rnd_no, player, amount, reason or "host adjustment",
-                              key or f"{game}:host:row{i}", memo))
-    return rows, problems

@@ -14,20 +14,26 @@ view that every private tab is rendered from (:meth:`Match.player_report`).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .errors import ConfigError, LedgerError, SheetbridgeError, UsageError
 from .game import GameRules, get_game
+from .intake import SUBMISSION_FIELD, SUBMISSION_LABEL, prepare
 from .ledger import Ledger, LedgerRow
+from .parsing import shorten
 from .rng import Rng, derive_seed
 from .decisions import DecisionRequest, pending_text
-from .facts import RenderContext, visible
-from .types import (Block, Outcome, RawSubmission, Report, RoundInput, State,
+from .facts import EntriesRead, RenderContext, visible
+from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
-RECORD_VERSION = 1
+# Version 2 holds the whole ledger (the authority for sheetbridge-written rows, see
+# core/integrity.py); version 1 records kept no ledger and trusted the Ledger tab.
+RECORD_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 @dataclass
@@ -77,6 +83,14 @@ class RoundRecord:
                 out.extend(p.message for p in sub.problems)
         return out
 
+    def notices(self) -> list[str]:
+        """How non-plain text was read ("Ann: Card: read '٣' as 3"); not problems."""
+        return [n.message for sub in self.submissions.values() if sub is not None for n in sub.notices]
+
+
+def _read_block(round_no: int, f: EntriesRead) -> Block:
+    return Block(f"Round {round_no}: how your entries were read", tuple(f.lines))
+
 
 def _plain_tables(tables: Tables) -> dict[str, list[list[str]]]:
     return {name: [["" if v is None else str(v) for v in row] for row in rect]
@@ -101,6 +115,7 @@ class Match:
         self.undos: dict[str, int] = dict(undos or {})
         self.setup_tables = self.tables  # the tables the game was set up with (replay needs them)
         self.decisions: dict[str, Any] = dict(decisions or {})   # request key -> entered value
+        self.checks = True   # check every resolve leaves its input alone (simulations turn it off for speed)
         self.position: dict[str, Any] | None = dict(position) if position is not None else None
         if state is None:
             state = self._fresh_state()
@@ -162,11 +177,40 @@ class Match:
         return self.game.form(self.state, player)
 
     def parse(self, player: str, raw: RawSubmission | None) -> Submission | None:
-        """Parse one player's raw submission for the open round (None: nothing submitted)."""
+        """Parse one player's raw submission for the open round (None: nothing submitted).
+
+        Whatever the player typed, this never raises: cells and the submission are capped
+        and read by the one rule first (:mod:`sheetbridge.core.intake`), and every problem
+        gets the label the player sees and a shortened value.
+        """
         self._check_player(player)
         if raw is None or not _has_content(raw):
             return None
-        return self.game.parse(self.state, player, raw)
+        form = self.form(player)
+        prep = prepare(form, player, raw)
+        try:
+            sub = self.game.parse(self.state, player, prep.raw)
+        except Exception as e:  # a bug in the game module must not stop the round for everyone
+            sub = self.game.parse(self.state, player, {})
+            prep.problems.append(Problem(
+                ProblemKind.SYNTAX, player, SUBMISSION_FIELD, "", "what the form's help says",
+                f"sheetbridge could not read it (internal error {type(e).__name__}; please report it)",
+                "the rules' default applies to every entry", label=SUBMISSION_LABEL))
+            prep.rejected = True
+        problems = list(prep.problems)
+        if not prep.rejected:
+            refused = {pr.label: i for i, pr in enumerate(problems) if pr.label in prep.refused_labels}
+            for pr in sub.problems:
+                label = pr.label or form.label_for(pr.field)
+                if label in refused:
+                    # The game saw the over-long cell as blank: say once what was applied instead.
+                    i = refused.pop(label)
+                    problems[i] = dataclasses.replace(problems[i], default=pr.default or problems[i].default)
+                    continue
+                if label in prep.refused_labels:
+                    continue
+                problems.append(dataclasses.replace(pr, label=label, value=shorten(pr.value)))
+        return Submission(player, sub.values, tuple(problems), prep.raw, tuple(prep.notices))
 
     def resolve(self, raw: Mapping[str, RawSubmission | None] | None = None,
                 tables: Tables | None = None) -> RoundRecord:
@@ -198,9 +242,9 @@ class Match:
         subs = {p: self.parse(p, rec.raw.get(p)) for p in self.players}
         rin = RoundInput(round=rec.round, submissions=subs, balances=dict(rec.balances), tables=rec.tables,
                          decisions=dict(rec.decisions))
-        before = json.dumps(self.state, sort_keys=True)
+        before = json.dumps(self.state, sort_keys=True) if self.checks else ""
         result = self.game.resolve(self.state, rin, Rng(rec.seed))
-        if json.dumps(self.state, sort_keys=True) != before:
+        if self.checks and json.dumps(self.state, sort_keys=True) != before:
             raise SheetbridgeError(f"{self.game.spec.id}.resolve modified its input state (a bug in the game module)")
         # A round's state must survive JSON: that is what the master workbook stores.
         new_state = json.loads(json.dumps(result.state, sort_keys=True))
@@ -220,11 +264,18 @@ class Match:
         rec.submissions = subs
         rec.facts = tuple(result.facts)
         rec.requests = tuple(result.requests)
+        # How non-plain text was read: told privately, whatever the game reports (a fact of the core's).
+        read = tuple(EntriesRead(p, tuple(n.text for n in sub.notices), audience=(p,))
+                     for p, sub in subs.items() if sub is not None and sub.notices)
         if rec.facts:
+            rec.facts += read
             self._render(rec)
         else:
             rec.public = result.public
             rec.private = {p: result.private[p] for p in self.players if p in result.private}
+            for f in read:
+                mine = rec.private.get(f.player) or Report(f"Round {rec.round}")
+                rec.private[f.player] = dataclasses.replace(mine, blocks=tuple(mine.blocks) + (_read_block(rec.round, f),))
         rec.ledger = rows
         rec.host_log = list(result.host_log)
         self.state = new_state
@@ -234,21 +285,32 @@ class Match:
         return RenderContext(round=round_no, players=tuple(self.players), options=dict(self.options),
                              game_name=self.game.spec.name)
 
+    def render(self, facts: Sequence[Any], viewer: str | None, round_no: int) -> Report:
+        """One viewer's report of a round from the facts that viewer may see: the game draws its
+        own facts; the core adds what it recorded itself (how entries were read)."""
+        mine = visible(facts, viewer)
+        own = tuple(f for f in mine if not isinstance(f, EntriesRead))
+        report = self.game.render(own, viewer, self.context(round_no))
+        if report is None:
+            raise SheetbridgeError(f"{self.game.spec.id} returned facts but renders no report (a bug)")
+        extra = tuple(_read_block(round_no, f) for f in mine if isinstance(f, EntriesRead) and f.player == viewer)
+        return dataclasses.replace(report, blocks=tuple(report.blocks) + extra) if extra else report
+
     def _render(self, rec: RoundRecord) -> None:
         """Every report of a round, drawn from its facts; each viewer's renderer sees only their facts."""
-        ctx = self.context(rec.round)
-        public = self.game.render(visible(rec.facts, None), None, ctx)
-        if public is None:
-            raise SheetbridgeError(f"{self.game.spec.id} returned facts but renders no report (a bug)")
-        rec.public = public
-        rec.private = {p: self.game.render(visible(rec.facts, p), p, ctx) for p in self.players}
+        rec.public = self.render(rec.facts, None, rec.round)
+        rec.private = {p: self.render(rec.facts, p, rec.round) for p in self.players}
 
     def _book(self, rec: RoundRecord) -> None:
         self.ledger.append(rec.ledger)
 
     # ------------------------------------------------------------ undo
     def undo(self) -> RoundRecord:
-        """Roll back the last resolved round by replaying the record up to the round before."""
+        """Roll back the last resolved round by replaying the record up to the round before.
+
+        Only the rows that resolving the round booked are reversed: opening balances
+        belong to the game, so undoing a pregame (round 0) keeps them.
+        """
         if not self.rounds:
             raise UsageError(f"{self.name} has no resolved round to undo")
         last = self.rounds[-1]
@@ -367,15 +429,20 @@ class Match:
                 "players": self.players, "options": self.options, "seed": self.seed,
                 "tables": self.setup_tables, "undos": self.undos, "decisions": self.decisions,
                 "position": self.position,
-                "rounds": [r.to_json() for r in self.rounds], "state": self.state}
+                "rounds": [r.to_json() for r in self.rounds], "state": self.state,
+                "ledger": [r.as_list() for r in self.ledger.rows]}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] = (),
+    def from_json(cls, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] | None = None,
                   tables: Tables | None = None) -> "Match":
-        if data.get("version") != RECORD_VERSION:
+        """A match from its record. The ledger is the record's own (version 2) unless
+        `ledger_rows` is given (version 1 kept none: its rows came from the Ledger tab)."""
+        if data.get("version") not in READABLE_VERSIONS:
             raise ConfigError(f"this game record has version {data.get('version')!r}; "
-                              f"this sheetbridge reads version {RECORD_VERSION}")
+                              f"this sheetbridge reads versions {', '.join(map(str, READABLE_VERSIONS))}")
         game = get_game(data["game"])
+        if ledger_rows is None:
+            ledger_rows = [LedgerRow(*r) for r in data.get("ledger", [])]
         m = cls(game, data["name"], data["players"], data["options"], data["seed"], data["tables"],
                 Ledger(data["name"], ledger_rows), [RoundRecord.from_json(r) for r in data["rounds"]],
                 state=data["state"], undos=data.get("undos", {}), decisions=data.get("decisions") or {},
@@ -432,7 +499,7 @@ def parse_options(game: GameRules, given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _has_content(raw: RawSubmission) -> bool:
-    return any(str(v).strip() for rows in raw.values() for row in rows for v in row.values())
+    return any(v is not None and str(v).strip() for rows in raw.values() for row in rows for v in row.values())
 
 
 def _plain_raw(raw: RawSubmission | None) -> dict | None:

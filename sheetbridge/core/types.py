@@ -7,8 +7,11 @@ round's inputs and outputs can be recorded in the master workbook and replayed.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Mapping, Sequence
+
+from .parsing import YES_NO_HELP, shorten
 
 State = dict  # a game's state: JSON-able dict; keys "round" (int) and "finished" (bool) are required
 Tables = Mapping[str, Sequence[Sequence[str]]]  # host-editable content: table name -> rectangle of strings
@@ -20,7 +23,7 @@ RawSubmission = Mapping[str, Sequence[Mapping[str, str]]]  # section -> rows -> 
 class FieldKind(enum.Enum):
     CHOICE = "choice"    # one of `choices`; drawn as a dropdown
     INTEGER = "integer"  # whole number within [minimum, maximum]
-    YESNO = "yesno"      # "yes" or "no"; a dropdown
+    YESNO = "yesno"      # "yes" or "no" (also y/n, TRUE/FALSE); a dropdown
     TEXT = "text"        # free text (names, shorthand lists)
 
 
@@ -42,7 +45,7 @@ class Field:
             shown = ", ".join(self.choices[:20]) + (", ..." if len(self.choices) > 20 else "")
             return f"one of {shown}" if self.choices else "nothing this round"
         if self.kind is FieldKind.YESNO:
-            return "yes or no"
+            return YES_NO_HELP
         if self.kind is FieldKind.INTEGER:
             lo = "" if self.minimum is None else str(self.minimum)
             hi = "" if self.maximum is None else str(self.maximum)
@@ -78,6 +81,102 @@ class Form:
             if s.name == name:
                 return s
         raise KeyError(name)
+
+    def cell_label(self, section: Section, row: int, fld: Field) -> str:
+        """What the player sees for one cell: the field's label, with its row in a list.
+
+        >>> crew = Section("crew", "Your crewmates", (Field("move_to", "Move to"),), rows=2,
+        ...                row_labels=("Zed (in 1A)", "Kim (in 2B)"))
+        >>> give = Section("give", "Give cogs (optional)", (Field("to", "To"), Field("cogs", "Cogs")), rows=2)
+        >>> form = Form(1, "Round 1", (crew, give))
+        >>> form.cell_label(crew, 1, crew.fields[0]), form.cell_label(give, 0, give.fields[0])
+        ('Kim: Move to', 'Give cogs, row 1: To')
+        """
+        if section.rows <= 1:
+            return fld.label
+        where = _row_name(section, row)
+        if where and not where.isdigit() and self._row_field_unique(where, fld.label):
+            return f"{where}: {fld.label}"
+        if (not where or where.isdigit()) and len(section.fields) == 1 and self._list_field_unique(fld.label):
+            return f"{fld.label} {row + 1}"  # a numbered list of one field: "Action 3"
+        return f"{_short(section.title)}, {where if where and not where.isdigit() else f'row {row + 1}'}: {fld.label}"
+
+    def _list_field_unique(self, label: str) -> bool:
+        return sum(1 for s in self.sections if s.rows > 1 for f in s.fields if f.label == label) <= 1
+
+    def _row_field_unique(self, where: str, label: str) -> bool:
+        seen = sum(1 for s in self.sections if s.rows > 1 for i in range(s.rows) for f in s.fields
+                   if f.label == label and _row_name(s, i) == where)
+        return seen <= 1
+
+    def label_for(self, name: str) -> str:
+        """The player-facing label of a problem's `field` as games name it, or "" if the form
+        has no such cell. Games name a cell by its field id ("card"), with the row before it
+        ("Zed move_to", "crewmate 1 name") or after it ("action 3", "accept M2"), or by the
+        section and row ("spaces row 1", "give row 1 to", "central 1st"); a section alone
+        ("actions") names the whole list.
+
+        >>> crew = Section("crew", "Your crewmates", (Field("move_to", "Move to"),), rows=2,
+        ...                row_labels=("Zed (in 1A)", "Kim (in 2B)"))
+        >>> acts = Section("actions", "Actions, in order (one per row)", (Field("action", "Action"),), rows=3)
+        >>> form = Form(1, "Round 1", (Section("play", "Your play", (Field("card", "Card"),)), crew, acts))
+        >>> [form.label_for(n) for n in ("card", "Kim move_to", "action 3", "actions", "nothing")]
+        ['Card', 'Kim: Move to', 'Action 3', 'Actions, in order', '']
+        """
+        words = name.split()
+        for sec in self.sections:
+            for fld in sec.fields:
+                if name == fld.name:
+                    return fld.label
+        for sec in self.sections:
+            for fld in sec.fields:
+                if fld.name not in words:
+                    continue
+                rest = [w for w in words if w != fld.name]
+                if sec.name in rest and len(sec.fields) > 1:
+                    rest.remove(sec.name)
+                row = _find_row(sec, " ".join(rest))
+                if row is not None:
+                    return self.cell_label(sec, row, fld)
+                return f"{' '.join(rest)}: {fld.label}" if rest else fld.label
+        for sec in self.sections:
+            if sec.name not in words:
+                continue
+            rest = " ".join(w for w in words if w != sec.name)
+            row = _find_row(sec, rest)
+            if row is None:
+                return _short(sec.title)
+            if len(sec.fields) == 1:
+                return self.cell_label(sec, row, sec.fields[0])
+            where = _row_name(sec, row)
+            return f"{_short(sec.title)}, {where if where and not where.isdigit() else f'row {row + 1}'}"
+        return ""
+
+
+def _short(title: str) -> str:
+    """A section title or row label without its trailing note: "Give cogs (optional)" -> "Give cogs"."""
+    return re.sub(r"\s*\([^()]*\)\s*$", "", title).split(": ")[0].strip() or title
+
+
+def _row_name(section: Section, row: int) -> str:
+    label = section.row_labels[row] if row < len(section.row_labels) else ""
+    return _short(label) if label else ""
+
+
+def _find_row(section: Section, text: str) -> int | None:
+    """The row `text` names: "row 2", "2", a row label, or the start of one ("Zed" for "Zed (in 1A)")."""
+    t = text.strip().casefold()
+    if not t or section.rows <= 1:
+        return None
+    for i in range(section.rows):  # labels first: a crewmate may be named "2"
+        label = section.row_labels[i] if i < len(section.row_labels) else ""
+        if label and t in (label.casefold(), _short(label).casefold()):
+            return i
+    m = re.fullmatch(r"(?:row\s*)?(\d+)", t)
+    if m:
+        n = int(m.group(1)) - 1
+        return n if 0 <= n < section.rows else None
+    return None
 
 
 @dataclass(frozen=True)
@@ -159,7 +258,17 @@ class ProblemKind(enum.Enum):
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with one player's submission, and what the rules did about it."""
+    """One thing wrong with one player's submission, and what the rules did about it.
+
+    `field` is the game's name for the cell ("card", "Zed move_to"); `label` is what the
+    player sees in the Submission tab ("Card", "Zed: Move to"), filled by ``Match.parse``
+    from the form. `value` is echoed shortened (control characters escaped), never whole.
+    Player-facing texts (reason, allowed, default) cite no ruling numbers.
+
+    >>> Problem(ProblemKind.SYNTAX, "Bo", "card", "seven", "one of 1, 2", "not a card number",
+    ...         "a random card", label="Card").message
+    "Bo: Card = 'seven' (not a card number); allowed: one of 1, 2; applied: a random card"
+    """
     kind: ProblemKind
     player: str
     field: str
@@ -167,10 +276,12 @@ class Problem:
     allowed: str
     reason: str = ""
     default: str = ""  # what was applied instead, e.g. "a random card"
+    label: str = ""    # the field as the player sees it; "" falls back to `field`
 
     @property
     def message(self) -> str:
-        what = f"{self.field} = {self.value!r}" if self.value != "" else f"{self.field} is blank"
+        name = self.label or self.field
+        what = f"{name} = '{shorten(self.value)}'" if self.value != "" else f"{name} is blank"
         text = f"{self.player}: {what}"
         if self.reason:
             text += f" ({self.reason})"
@@ -181,12 +292,39 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """A value read after normalisation (fullwidth, other scripts' digits, Unicode minus):
+    not a problem, the submission stays valid, but the player is told privately (their
+    Results) and the host sees it in the dry run. Made by ``Match.parse`` for every cell
+    whose text the reading rule (``core.parsing.normalise``) changed.
+
+    >>> Notice("Ann", "card", "Card", "\u0663", "3").message
+    "Ann: Card: read '\u0663' as 3"
+    """
+    player: str
+    field: str
+    label: str
+    value: str    # as typed, shortened
+    read_as: str  # as read, shortened
+
+    @property
+    def text(self) -> str:
+        return f"{self.label or self.field}: read '{shorten(self.value)}' as {shorten(self.read_as)}"
+
+    @property
+    def message(self) -> str:
+        return f"{self.player}: {self.text}"
+
+
+@dataclass(frozen=True)
 class Submission:
-    """A parsed submission: `values` is game-specific JSON-able data; invalid parts are absent."""
+    """A parsed submission: `values` is game-specific JSON-able data; invalid parts are absent.
+    `notices` say how non-plain text was read; they do not make a submission invalid."""
     player: str
     values: Mapping[str, Any]
     problems: tuple[Problem, ...] = ()
     raw: RawSubmission = field(default_factory=dict)
+    notices: tuple[Notice, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -282,6 +420,8 @@ class Outcome:
     pending: tuple[str, ...] = ()  # decisions the host still has to enter (e.g. an EC vote)
     requests: tuple[Any, ...] = () # those decisions as DecisionRequests (entered ones are applied, not listed)
     facts: tuple[Any, ...] = ()    # the end of the game as typed records (the reveal, final scores)
+    scores: Mapping[str, float] = field(default_factory=dict)  # each player's final score, as a number
+    ending: str = ""               # how the game ended, a short code ("rounds_out", "sequence", "parasite")
 
 
 # ------------------------------------------------------------------- JSON
@@ -289,24 +429,33 @@ class Outcome:
 _TYPES: dict[str, type] = {}
 
 
+def type_tag(c: type) -> str:
+    """How a record names a type: the bare name for sheetbridge's core types, the module-qualified
+    name for a game's own (two games may both have a ``SubmissionProblem``)."""
+    if c.__module__.startswith("sheetbridge.core"):
+        return c.__name__
+    module = c.__module__.removeprefix("sheetbridge.games.")   # a built-in game: its module's name suffices
+    return f"{module}.{c.__qualname__}"
+
+
 def _register(*classes: type) -> None:
     for c in classes:
-        _TYPES[c.__name__] = c
+        _TYPES[type_tag(c)] = c
 
 
-_register(Field, Section, Form, Option, TableSpec, Problem, Submission, Cell, Block,
+_register(Field, Section, Form, Option, TableSpec, Problem, Notice, Submission, Cell, Block,
           Report, LedgerEntry, Award, RoundInput, RoundResult, Outcome)
 
 
 def to_json(obj: Any) -> Any:
     """Dataclasses and enums to JSON-able data, tagged so `from_json` can rebuild them."""
     if is_dataclass(obj) and not isinstance(obj, type):
-        out: dict[str, Any] = {"__t": type(obj).__name__}
+        out: dict[str, Any] = {"__t": type_tag(type(obj))}
         for f in fields(obj):
             out[f.name] = to_json(getattr(obj, f.name))
         return out
     if isinstance(obj, enum.Enum):
-        return {"__e": type(obj).__name__, "v": obj.value}
+        return {"__e": type_tag(type(obj)), "v": obj.value}
     if isinstance(obj, Mapping):
         return {str(k): to_json(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -345,6 +494,6 @@ def register_types(*classes: type) -> None:
     """Let `from_json` rebuild these dataclasses and enums (a game's facts, decisions, pictures)."""
     for c in classes:
         if isinstance(c, type) and issubclass(c, enum.Enum):
-            _ENUMS[c.__name__] = c
+            _ENUMS[type_tag(c)] = c
         else:
             _register(c)

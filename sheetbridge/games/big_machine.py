@@ -54,7 +54,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core.errors import ConfigError
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, parse_int, split_list, yes_no
+from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -774,7 +774,7 @@ class BigMachine(GameRules):
         adj = self._allowed_nodes(state, player)
         here = state["meadow"][player]
         rand_node = ("a random node of your machine" if prev is None
-                     else f"a random node joined to {prev} ({', '.join(adj)})")
+                     else f"a random node joined to {prev}: {', '.join(adj)}")
 
         # meadow (V11, V12)
         text = clean(row.get("meadow", ""))
@@ -798,7 +798,7 @@ class BigMachine(GameRules):
             n = None if is_formula(text) else parse_int(text)
             if n is None:
                 problems.append(Problem(ProblemKind.SYNTAX, player, name, text, "a whole number from 0",
-                                        "a formula" if is_formula(text) else "not a whole number of cogs",
+                                        int_reason(text).replace("whole number", "whole number of cogs"),
                                         f"{label} 0"))
             elif n < 0:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number from 0",
@@ -810,7 +810,7 @@ class BigMachine(GameRules):
         jtext = clean(row.get("jump", ""))
         jump = yes_no(jtext) if not is_formula(jtext) else None
         if jump is None:
-            problems.append(Problem(ProblemKind.SYNTAX, player, "jump", jtext, "yes or no", "not yes or no",
+            problems.append(Problem(ProblemKind.SYNTAX, player, "jump", jtext, YES_NO_HELP, "not yes or no",
                                     "no jump, nothing charged"))
             jump = False
         elif jump and r == 1:
@@ -990,7 +990,7 @@ class BigMachine(GameRules):
             adj = self._allowed_nodes(st, p)
             vals: Mapping[str, Any] = sub.values if sub else {}
             if sub is None:
-                notes[p].append("You did not submit: you stayed, bid 0 and powered up 0 (R29).")
+                notes[p].append("You did not submit: you stayed, bid 0 and powered up 0.")  # R29
             else:
                 notes[p].extend(f"Problem: {pr.message}" for pr in sub.problems)
             meadow = vals.get("meadow", st["meadow"][p])
@@ -1294,20 +1294,20 @@ class BigMachine(GameRules):
         reasons = [f"Highest score: {top} ({', '.join(winners)})."]
         awards, pending = [], []
         if len(winners) == 1:
-            awards += [Award(winners[0], "Token of Life", 1, "sole highest score (R57)"),
-                       Award(winners[0], "cosmos", 1, "sole winner (R60)")]
+            awards += [Award(winners[0], "Token of Life", 1, "sole highest score"),  # R57
+                       Award(winners[0], "cosmos", 1, "sole winner")]  # R60
         else:
-            reasons.append("The highest score is shared: nobody gets a Token of Life or the cosmos (R57, A12).")
+            reasons.append("The highest score is shared: nobody gets a Token of Life or the cosmos.")  # R57, A12
         ec = None
         if len(lowest) == 1:
             ec = lowest[0]
-            reasons.append(f"Lowest score: {low} ({ec}), the Elimination Candidate (R58).")
+            reasons.append(f"Lowest score: {low} ({ec}), the Elimination Candidate.")  # R58
         else:
             voters = ", ".join(winners)
             reasons.append(f"Lowest score: {low}, shared by {', '.join(lowest)}.")
-            pending.append(f"the winners ({voters}) vote among {', '.join(lowest)} for the Elimination Candidate "
-                           "(R58, A12)" + ("; everyone is tied, so the host decides" if set(lowest) == set(winners)
-                                           else ""))
+            pending.append(f"the winners ({voters}) vote among {', '.join(lowest)} for the Elimination Candidate"
+                           + ("; everyone is tied, so the host decides" if set(lowest) == set(winners)  # R58, A12
+                              else ""))
         standings = tuple((p, f"{_pts(score[p])} ({state['team_of'][p]}, {state['role'][p]})")
                           for p in sorted(roster, key=lambda p: (-score[p], roster.index(p))))
         return Outcome(winners, lowest, ec, standings, tuple(reasons), tuple(awards), tuple(pending))

@@ -54,7 +54,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core.errors import ConfigError
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, parse_int, yes_no
+from ..core.parsing import MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -437,9 +437,9 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
             if not on_board(to, cols, rows):
                 if opts["offboard_policy"] == "stop_node":
                     stopped[p][n] = True
-                    tail = "; this node places no more paths this round (E5)"
+                    tail = "; this node places no more paths this round"  # E5
                 else:
-                    tail = "; only this action is skipped (E5)"
+                    tail = "; only this action is skipped"  # E5
                 events[p].append(Event(k, code, "offboard", f"invalid: from {lbl(frm)} it would leave the "
                                                             f"board{tail}"))
                 continue
@@ -527,24 +527,24 @@ def clean_plan(codes: Sequence[str], has_garnet: bool, options: Mapping[str, Any
             if used:
                 if opts["extra_gswap"] == "as_swap":
                     out.append(SWAP)
-                    notes.append(f"action {i}: a second garnet swap counts as a normal swap (1 energy) (E3)")
+                    notes.append(f"action {i}: a second garnet swap counts as a normal swap (1 energy)")  # E3
                 else:
-                    notes.append(f"action {i}: a second garnet swap is dropped (E3)")
+                    notes.append(f"action {i}: a second garnet swap is dropped")  # E3
                 continue
             if not has_garnet:
                 if opts["gswap_no_garnet"] == "as_swap":
                     out.append(SWAP)
                     notes.append(f"action {i}: garnet swap without a garnet counts as a normal swap "
-                                 "(1 energy) (E4)")
+                                 "(1 energy)")  # E4
                 else:
-                    notes.append(f"action {i}: garnet swap without a garnet is dropped (E4)")
+                    notes.append(f"action {i}: garnet swap without a garnet is dropped")  # E4
                 continue
             used = True
         out.append(c)
     energy = sum(1 for c in out if costs_energy(c))
     if energy > ENERGY:
         if opts["energy_overflow"] == "reject_all":
-            notes.append(f"{energy} energy of actions is more than {ENERGY}: the whole list is rejected (E1)")
+            notes.append(f"{energy} energy of actions is more than {ENERGY}: the whole list is rejected")  # E1
             return [], False, notes
         kept, spent, dropped = [], 0, []
         for c in out:
@@ -555,7 +555,7 @@ def clean_plan(codes: Sequence[str], has_garnet: bool, options: Mapping[str, Any
                     continue
             kept.append(c)
         notes.append(f"{energy} energy of actions is more than {ENERGY}: the last {len(dropped)} "
-                     f"energy action(s) ({', '.join(dropped)}) are dropped (E1)")
+                     f"energy action(s) ({', '.join(dropped)}) are dropped")  # E1
         out = kept
     return out, used, notes
 
@@ -581,7 +581,7 @@ def _cell(row: Sequence[str], idx: dict[str, int], name: str) -> str:
 def _flag(text: str, default: bool) -> bool | None:
     if text == "":
         return default
-    return yes_no(text)
+    return host_flag(text)
 
 
 def read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str, Any]], list[str]]:
@@ -781,7 +781,7 @@ def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, i
             key = rng.choice(free)
             taken[key] = p
             got[p] = key
-            how[p] = "a random free coordinate (no entry of your list could be given, A27)"
+            how[p] = "a random free coordinate (no entry of your list could be given)"  # A27
             log.append(f"{what}: {p} got no listed coordinate; seeded draw among free ones: {key}")
     return got, how, contested, log
 
@@ -929,17 +929,17 @@ class Bugcatcher(GameRules):
                               (Field("cell", "Cell", FieldKind.CHOICE, cells, required=False,
                                      help="a cell such as C3"),),
                               rows=LIST_LENGTH, row_labels=ORDINALS[:LIST_LENGTH],
-                              help="9 different cells, best first (R17, R18)")
+                              help="9 different cells, best first")  # R17, R18
             border = Section("border", "Border node priority list (blue in Round 1)",
                              (Field("cell", "Cell", FieldKind.CHOICE, cells, required=False,
                                     help="a cell such as C1"),
                               Field("corner", "Corner", FieldKind.CHOICE, CORNERS, required=False,
                                     help="the corner of that cell")),
                              rows=LIST_LENGTH, row_labels=ORDINALS[:LIST_LENGTH],
-                             help="9 different corners, best first; C1 bottom right = D2 upper left (R19, R20)")
+                             help="9 different corners, best first; C1 bottom right = D2 upper left")  # R19, R20
             if opts["bid_scope"] == "shared":
                 bid_fields = (Field("bid", "Garnets bid (both lists)", FieldKind.INTEGER, minimum=0,
-                                    required=False, help="garnets spent to win ties (R21, R25)"),)
+                                    required=False, help="garnets spent to win ties"),)  # R21, R25
             else:
                 bid_fields = (Field("central_bid", "Garnets bid: central list", FieldKind.INTEGER, minimum=0,
                                     required=False, help="garnets spent to win ties on your central list"),
@@ -970,7 +970,7 @@ class Bugcatcher(GameRules):
                                            help="yes to take on this mission"),),
                                     rows=len(board),
                                     row_labels=tuple(f"{m['id']}: {m['name']}" for m in board),
-                                    help="Only this round's missions can be accepted (R52); accepting is free."))
+                                    help="Only this round's missions can be accepted; accepting is free."))  # R52
         return Form(r, f"Round {r} of {last}", tuple(sections), help=(
             f"Round {r} of {last}: list up to {ENERGY} energy of actions in order; all players' k-th actions "
             "happen at the same time.",
@@ -1009,14 +1009,14 @@ class Bugcatcher(GameRules):
                 kind = ProblemKind.SYNTAX if is_formula(text) or not re.fullmatch(r"[A-Za-z]\s*\d+", text) \
                     else ProblemKind.ILLEGAL
                 problems.append(Problem(kind, player, fieldname, text, cells_allowed,
-                                        "a formula" if is_formula(text) else "not a cell of the board (E-P2)",
+                                        "a formula" if is_formula(text) else "not a cell of the board",  # E-P2
                                         "entry skipped: no claim in that pass"))
                 central.append(None)
                 continue
             key = key_of(cell_fine(*cell))
             if key in seen:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, fieldname, text, "a cell not listed before",
-                                        f"already your {ORDINALS[seen[key]]} choice (E-P3)",
+                                        f"already your {ORDINALS[seen[key]]} choice",  # E-P3
                                         "entry skipped: no claim in that pass"))
                 central.append(None)
                 continue
@@ -1044,21 +1044,21 @@ class Bugcatcher(GameRules):
             shown = " ".join(x for x in (ctext, ktext) if x)
             if cell is None:
                 problems.append(Problem(ProblemKind.SYNTAX if not m else ProblemKind.ILLEGAL, player, fieldname,
-                                        shown, corner_allowed, "not a cell of the board (E-P2)",
+                                        shown, corner_allowed, "not a cell of the board",  # E-P2
                                         "entry skipped: no claim in that pass"))
                 border.append(None)
                 continue
             if corner is None:
                 problems.append(Problem(ProblemKind.MISSING if not (ktext or extra) else ProblemKind.SYNTAX,
                                         player, fieldname, shown, corner_allowed,
-                                        "no corner given (E-P6)" if not (ktext or extra) else "not a corner (E-P2)",
+                                        "no corner given" if not (ktext or extra) else "not a corner",  # E-P6, E-P2
                                         "entry skipped: no claim in that pass"))
                 border.append(None)
                 continue
             key = key_of(point_fine(*corner_point(cell[0], cell[1], corner)))
             if key in seen:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, fieldname, shown, "a corner not listed before",
-                                        f"the same point as your {ORDINALS[seen[key]]} choice (E-P3, A28)",
+                                        f"the same point as your {ORDINALS[seen[key]]} choice",  # E-P3, A28
                                         "entry skipped: no claim in that pass"))
                 border.append(None)
                 continue
@@ -1068,10 +1068,10 @@ class Bugcatcher(GameRules):
             filled = sum(1 for k in lst if k is not None)
             if filled == 0:
                 problems.append(Problem(ProblemKind.MISSING, player, name, "", f"{LIST_LENGTH} entries",
-                                        "no usable entry (E-P4)", "a random free coordinate after all passes"))
+                                        "no usable entry", "a random free coordinate after all passes"))  # E-P4
             elif filled < LIST_LENGTH and not any(p.field.startswith(name.split()[0]) for p in problems):
                 problems.append(Problem(ProblemKind.MISSING, player, name, f"{filled} entries",
-                                        f"{LIST_LENGTH} entries", "short list (E-P1)",
+                                        f"{LIST_LENGTH} entries", "short list",  # E-P1
                                         "you sit out the passes of the blank entries; if still without a "
                                         "coordinate, a random free one"))
         values["central"] = central + [None] * (LIST_LENGTH - len(central))
@@ -1092,20 +1092,21 @@ class Bugcatcher(GameRules):
                 if n is None:
                     try:
                         f = float(text.replace(",", "."))
-                        ok = math.isfinite(f)
+                        ok = math.isfinite(f) and abs(f) < 10 ** MAX_DIGITS  # never a 300-digit bid
                     except ValueError:
                         ok = False
                     if ok:
                         n = max(0, math.floor(f))
                         problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number 0 or more",
-                                                "not a whole number (E-P5)", f"bid {n}"))
+                                                "not a whole number", f"bid {n}"))  # E-P5
                     else:
+                        reason = int_reason(text)
                         problems.append(Problem(ProblemKind.SYNTAX, player, name, text, "a whole number 0 or more",
-                                                "not a number", "bid 0"))
+                                                "not a number" if reason == "not a whole number" else reason, "bid 0"))
                         n = 0
                 elif n < 0:
                     problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number 0 or more",
-                                            "negative (E-P5)", "bid 0"))
+                                            "negative", "bid 0"))  # E-P5
                     n = 0
                 bid = n
             values[name] = bid
@@ -1126,12 +1127,12 @@ class Bugcatcher(GameRules):
                 if opts["blank_policy"] == "idle":
                     codes.append((i + 1, IDLE))
                 problems.append(Problem(ProblemKind.MISSING, player, fieldname, "", allowed,
-                                        "blank row between actions (E2)", gap))
+                                        "blank row between actions", gap))  # E2
                 continue
             code = None if is_formula(text) else parse_action(text)
             if code is None:
                 problems.append(Problem(ProblemKind.SYNTAX, player, fieldname, text, allowed,
-                                        "a formula" if is_formula(text) else "unknown action code (E2)", gap))
+                                        "a formula" if is_formula(text) else "unknown action code", gap))  # E2
                 if opts["blank_policy"] == "idle":
                     codes.append((i + 1, IDLE))
                 continue
@@ -1147,12 +1148,12 @@ class Bugcatcher(GameRules):
                 if seen_g:
                     if opts["extra_gswap"] == "as_swap":
                         problems.append(Problem(ProblemKind.ILLEGAL, player, label, "gswap",
-                                                "one garnet swap per round", "a second garnet swap (E3)",
+                                                "one garnet swap per round", "a second garnet swap",  # E3
                                                 "a normal swap costing 1 energy"))
                         c = SWAP
                     else:
                         problems.append(Problem(ProblemKind.ILLEGAL, player, label, "gswap",
-                                                "one garnet swap per round", "a second garnet swap (E3)",
+                                                "one garnet swap per round", "a second garnet swap",  # E3
                                                 "dropped"))
                         continue
                 else:
@@ -1162,13 +1163,13 @@ class Bugcatcher(GameRules):
                 if energy > ENERGY and opts["energy_overflow"] == "drop_excess":
                     problems.append(Problem(ProblemKind.ILLEGAL, player, label, c,
                                             f"at most {ENERGY} energy of actions",
-                                            f"energy {energy} of {ENERGY} (E1)", "dropped: it never runs"))
+                                            f"energy {energy} of {ENERGY}", "dropped: it never runs"))  # E1
                     continue
             kept.append(c)
             kept_rows.append(row_no)
         if energy > ENERGY and opts["energy_overflow"] == "reject_all":
             problems.append(Problem(ProblemKind.ILLEGAL, player, "actions", f"{energy} energy",
-                                    f"at most {ENERGY} energy of actions", "too much energy (E1)",
+                                    f"at most {ENERGY} energy of actions", "too much energy",  # E1
                                     "the whole list is rejected: no actions this round"))
             kept, kept_rows = [], []
         # E5 / E6 warnings: walk the plan without other players
@@ -1181,13 +1182,13 @@ class Bugcatcher(GameRules):
             if i >= len(board):
                 if text and yes_no(text):
                     problems.append(Problem(ProblemKind.ILLEGAL, player, f"mission row {i + 1}", text,
-                                            "only this round's missions", "no mission on this row (E7)", "ignored"))
+                                            "only this round's missions", "no mission on this row", "ignored"))  # E7
                 continue
             m = board[i]
             fieldname = f"accept {m['id']}"
             v = None if is_formula(text) else yes_no(text)
             if v is None:
-                problems.append(Problem(ProblemKind.SYNTAX, player, fieldname, text, "yes or no",
+                problems.append(Problem(ProblemKind.SYNTAX, player, fieldname, text, YES_NO_HELP,
                                         "a formula" if is_formula(text) else "not yes or no",
                                         "not accepted"))
             elif v:
@@ -1208,14 +1209,14 @@ class Bugcatcher(GameRules):
             where = f"action {step_rows[ev.step - 1]}" if ev.step - 1 < len(step_rows) else f"step {ev.step}"
             if ev.result == "offboard":
                 out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
-                                   "a path that stays on the board", "the path would leave the board (E5)",
+                                   "a path that stays on the board", "the path would leave the board",  # E5
                                    "invalid at resolution; " + ("this node places no more paths this round"
                                                                if opts["offboard_policy"] == "stop_node"
                                                                else "only this action is skipped")))
             elif ev.result == "collision":
                 out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
                                    "a path onto a point your paths have not claimed",
-                                   "it collides with your own path or node (self-collision, R45, A7, E6)",
+                                   "it collides with your own path or node (self-collision)",  # R45, A7, E6
                                    "invalidated at resolution, counted as a collision caused; this node "
                                    "places no more paths this round"))
         return out
@@ -1280,7 +1281,7 @@ class Bugcatcher(GameRules):
                 want = int(vals[p].get("bid", 0) or 0)
                 b = min(want, bal)
                 if b < want:
-                    notes[p].append(f"your bid of {want} is more than your {bal} garnet(s): capped at {b} (E-P5)")
+                    notes[p].append(f"your bid of {want} is more than your {bal} garnet(s): capped at {b}")  # E-P5
                 bids_c[p] = bids_b[p] = b
             else:
                 wc, wb = int(vals[p].get("central_bid", 0) or 0), int(vals[p].get("border_bid", 0) or 0)
@@ -1288,7 +1289,7 @@ class Bugcatcher(GameRules):
                 b = min(wb, bal - c)
                 if c < wc or b < wb:
                     notes[p].append(f"your bids ({wc} central, {wb} border) are more than your {bal} garnet(s): "
-                                    f"capped at {c} and {b} (E-P5)")
+                                    f"capped at {c} and {b}")  # E-P5
                 bids_c[p], bids_b[p] = c, b
         cells = [key_of(cell_fine(c, r)) for r in range(rows) for c in range(cols)]
         points = [key_of(point_fine(x, y)) for y in range(rows + 1) for x in range(cols + 1)]
@@ -1325,9 +1326,9 @@ class Bugcatcher(GameRules):
                                   for p in sorted(players) for n in "BC"], "ends": []}
         grid = draw_board(cols, rows, [], st["board"]["starts"], [])
         public = Report("Pregame: starting nodes", (
-            Block("Starting nodes for Round 1 (R26)", (
+            Block("Starting nodes for Round 1", (  # R26
                 "Every player's starting nodes, unlabelled: black cells are central nodes, blue corners border "
-                "nodes (R11).",), grid, LEGEND),
+                "nodes.",), grid, LEGEND),  # R11
             Block("Mission board, round 1", tuple(mission_text(m) for m in self._board(st, 1))
                   or ("No missions this round.",)),
         ))
@@ -1342,7 +1343,7 @@ class Bugcatcher(GameRules):
                 lines.append(f"Tiebreak bids: central {bids_c[p]}, border {bids_b[p]}; garnets charged: {charged[p]}.")
             lines += notes[p]
             if sub is None:
-                lines.append("You submitted no priority lists: you were given random free coordinates (E-P4).")
+                lines.append("You submitted no priority lists: you were given random free coordinates.")  # E-P4
             else:
                 lines += [f"Note: {pr.message}" for pr in sub.problems]
             private[p] = Report("Pregame", (Block("Your starting nodes", tuple(lines)),))
@@ -1363,7 +1364,7 @@ class Bugcatcher(GameRules):
             vals = sub.values if sub is not None else self.default_submission(st, p, rng)
             if sub is None:
                 flags[p].append("You submitted nothing this round: no actions and no new missions; your nodes "
-                                "stay where they are (E11).")
+                                "stay where they are.")  # E11
                 host_log.append(f"{p}: no submission (E11)")
             else:
                 flags[p] += [pr.message for pr in sub.problems]
@@ -1404,19 +1405,19 @@ class Bugcatcher(GameRules):
         final = r >= opts["rounds"]
         self._refresh_missions(st, ri.tables, r, host_log)
         st["round"] = r + 1
-        public_blocks = [Block(f"Round {r}: all paths (R63-R65)", (
+        public_blocks = [Block(f"Round {r}: all paths", (  # R63-R65
             "Every successful path in its colour; nodes are not labelled and swaps are not shown.",
             _path_counts(segs)),
             draw_board(cols, rows, segs, st["board"]["starts"], st["board"]["ends"], opts["public_step_order"]),
             LEGEND)]
-        mlines = [f"Mission {m['id']} ({m['name']}) has been completed (R62)." for m in announce]
+        mlines = [f"Mission {m['id']} ({m['name']}) has been completed." for m in announce]  # R62
         mlines += [f"Mission {m['id']} ({m['name']}) is closed: its window has ended." for m in closed_now]
         public_blocks.append(Block(f"Round {r}: missions", tuple(mlines) or ("No mission was completed this round.",)))
         if final:
             st["finished"] = True
             final_ledger, final_lines = self._finish(st, ri, rng, host_log)
             ledger += final_ledger
-            public_blocks.append(Block("Final firefly counts (R68)", tuple(final_lines)))
+            public_blocks.append(Block("Final firefly counts", tuple(final_lines)))  # R68
         elif st["round"] <= opts["rounds"]:
             public_blocks.append(Block(f"Mission board, round {st['round']}",
                                        tuple(mission_text(m) for m in self._board(st)) or ("No missions this round.",)))
@@ -1435,7 +1436,7 @@ class Bugcatcher(GameRules):
             for mid in accept.get(p, []):
                 m = board_ids.get(mid)
                 if m is None or m["status"] != "open":
-                    flags[p].append(f"mission {mid}: not on this round's board; ignored (E7)")
+                    flags[p].append(f"mission {mid}: not on this round's board; ignored")  # E7
                     continue
                 if p not in m["accepted"]:
                     m["accepted"].append(p)
@@ -1464,12 +1465,12 @@ class Bugcatcher(GameRules):
                 if m["penalty"]:   # R56
                     for p in sorted(m["accepted"]):
                         if p not in completers and p not in m["penalized"]:
-                            self._penalize(st, m, p, gained, notes, host_log, "another player completed it (R56)")
+                            self._penalize(st, m, p, gained, notes, host_log, "another player completed it")  # R56
             elif window_end is not None and r >= window_end:
                 if m["penalty"]:
                     for p in sorted(m["accepted"]):
                         if p not in m["penalized"]:
-                            self._penalize(st, m, p, gained, notes, host_log, "its window has ended (A19)")
+                            self._penalize(st, m, p, gained, notes, host_log, "its window has ended")  # A19
                 if not m["expires"] or r >= m["expires"]:
                     m["status"] = "closed"
                     closed_now.append(m)
@@ -1489,7 +1490,7 @@ class Bugcatcher(GameRules):
                  flags: Sequence[str], mnotes: Sequence[str], plan: Sequence[str]) -> Report:
         opts = st["options"]
         total = st["fireflies"][p]
-        lines = [f"Your fireflies: {total} (this round {gained[p]:+d}) (R67)."]
+        lines = [f"Your fireflies: {total} (this round {gained[p]:+d})."]  # R67
         lines += self._node_text(st, p)
         blocks = []
         if opts["private_breakdown"]:
@@ -1567,8 +1568,8 @@ class Bugcatcher(GameRules):
             if show_all or p in used_stats:
                 extra = f" ({mc[p]} mission(s) completed, {co[p]} collision(s) caused)"
             lines.append(f"{i}. {p}: {ff[p]} fireflies{extra}")
-        reasons = [f"Winner: {winner} with {ff[winner]} fireflies: 1 garnet and 2 Tokens of Life (R69).",
-                   f"Elimination Candidate: {ec} with {ff[ec]} fireflies (R70)."]
+        reasons = [f"Winner: {winner} with {ff[winner]} fireflies: 1 garnet and 2 Tokens of Life.",  # R69
+                   f"Elimination Candidate: {ec} with {ff[ec]} fireflies."]  # R70
         for who in (winner, ec):
             tied = [q for q in players if ff[q] == ff[who]]
             if len(tied) > 1:
@@ -1576,7 +1577,7 @@ class Bugcatcher(GameRules):
                        "collisions caused" if len({(mc[q], co[q]) for q in tied}) > 1 else "the Gamewide Tiebreak")
                 reasons.append(f"{', '.join(sorted(tied))} tied on {ff[who]} fireflies; the tie-break chain "
                                f"(missions completed, fewest collisions caused, Gamewide Tiebreak) ended at "
-                               f"{how} (R71).")
+                               f"{how}.")  # R71
         st["final"] = {"order": order, "winner": winner, "ec": ec, "lines": lines, "reasons": reasons,
                        "pending": [text for g, text in pending if winner in g or ec in g],
                        "used_stats": sorted(used_stats)}
@@ -1645,10 +1646,11 @@ class Bugcatcher(GameRules):
             if b["round"] != 0 and opts["public_node_colors"]:
                 nodes = b["ends"]
             blocks.append(Block(f"Nodes at the start of round {r}", (
-                "Every node, unlabelled (S)." + (" Round 1 colours: central black, border blue (R11)." if r == 1 else ""),),
+                # R11
+                "Every node, unlabelled (S)." + (" Round 1 colours: central black, border blue." if r == 1 else ""),),
                 draw_board(cols, rows, [], nodes, []), LEGEND))
         if state["finished"] and state["final"]:
-            blocks.append(Block("Final firefly counts (R68)", tuple(state["final"]["lines"])))
+            blocks.append(Block("Final firefly counts", tuple(state["final"]["lines"])))  # R68
         return Report(f"{SPEC.name}: board", tuple(blocks))
 
     def outcome(self, state: State, decisions=None) -> Outcome | None:
@@ -1661,7 +1663,7 @@ class Bugcatcher(GameRules):
         standings = tuple((p, f"{ff[p]} fireflies" + (
             f", {state['missions_completed'][p]} missions, {state['collisions'][p]} collisions caused"
             if show_all or p in used else "")) for p in f["order"])
-        awards = (Award(f["winner"], "Token of Life", 2, "the single player with the most fireflies (R69)"),)
+        awards = (Award(f["winner"], "Token of Life", 2, "the single player with the most fireflies"),)  # R69
         return Outcome((f["winner"],), (f["ec"],), f["ec"], standings, tuple(f["reasons"]), awards,
                        tuple(f["pending"]))
 

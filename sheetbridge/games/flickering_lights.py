@@ -1235,7 +1235,7 @@ class FlickeringLights(GameRules):
                     Field("blue_space", "Blue space (+1)", FieldKind.CHOICE, self._squares_of(state, BLUE),
                           help="exactly one blue space"))
                 secs.append(Section("mediator", "Mediator: one red and one blue space", fields,
-                                    help="You must submit one red and one blue space; each gets +1 (R13, R15)."))
+                                    help="You must submit one red and one blue space; each gets +1."))  # R13, R15
                 continue
             color = info["color"]
             choices = self._squares_of(state, None if color == "any" else color)
@@ -1287,7 +1287,7 @@ class FlickeringLights(GameRules):
                        "mediator": "only the White player submits a red and a blue space",
                        "spaces": "the White player submits red_space and blue_space instead"}.get(
                            sec, "this is not part of the form")
-                prob(ProblemKind.ILLEGAL, sec, ", ".join(texts), "nothing", why + " (A37)", "ignored")
+                prob(ProblemKind.ILLEGAL, sec, ", ".join(texts), "nothing", why, "ignored")  # A37
         for sec, info in allowed_secs.items():
             rows = list(raw.get(sec, []))
             if sec == "mediator":
@@ -1297,7 +1297,7 @@ class FlickeringLights(GameRules):
                     allowed = self._allowed_text(state, color)
                     if not text:
                         prob(ProblemKind.MISSING, fld, "", allowed, "the White player must submit one red "
-                             "and one blue space (R13)", "no +1 from this field (A32)")
+                             "and one blue space", "no +1 from this field")  # R13, A32
                         continue
                     s = None if is_formula(text) else parse_square(text)
                     if s is None:
@@ -1363,7 +1363,7 @@ class FlickeringLights(GameRules):
             if adj and any(t is not None and adjacent(parse_square(t), s, adj) for t in slots):
                 near = next(t for t in slots if t is not None and adjacent(parse_square(t), s, adj))
                 prob(ProblemKind.ILLEGAL, fld, text, allowed, f"{sq_name(s)} is adjacent to your space {near}; "
-                     "a Demolitionist's spaces may not be adjacent (R26)", f"dropped; {first}")
+                     "a Demolitionist's spaces may not be adjacent", f"dropped; {first}")  # R26
                 slots.append(None)
                 continue
             slots.append(sq_name(s))
@@ -1961,8 +1961,12 @@ class FlickeringLights(GameRules):
         requests = tuple(self._tie_requests(state))
         standings = tuple((p, f"{totals[p]} points") for p in order)
         facts = tuple(FinalTotal(p, totals[p], won[p]) for p in order)
+        pick = decisions.get(WINNER_TIE)
+        ending = ("single_winner" if len(top) == 1 else "shared_win" if pick == SHARED
+                  else "tie_decided" if len(winners) == 1 else "tie_pending")
         return Outcome(winners=winners, losers=tuple(low), elimination_candidate=ec, standings=standings,
-                       reasons=tuple(reasons), requests=requests, facts=facts)
+                       reasons=tuple(reasons), requests=requests, facts=facts,
+                       scores={p: float(totals[p]) for p in state["players"]}, ending=ending)
 
     def _end_ledger(self, st: State, balances: Mapping[str, int], decisions: Mapping[str, Any]) -> list[LedgerEntry]:
         """A31: no garnets unless the host set an option; never below 0."""
@@ -2120,16 +2124,16 @@ class FlickeringLights(GameRules):
 
 
 ROLE_TEXT = {
-    Role.COORDINATOR: "Coordinator: you learn the list below at the start of the round.",
-    Role.SNIPER: "Sniper: your first space gets +4 instead of +2.",
+    Role.COORDINATOR: "Coordinator: you learn the list below at the start of the round.",  # R23
+    Role.SNIPER: "Sniper: your first space gets +4 instead of +2.",  # R24
     Role.DEMOLITIONIST: "Demolitionist: you may submit up to four spaces (first +2, others +1), none of them "
-                        "adjacent.",
+                        "adjacent.",  # R25, R26
     Role.BLOCKER: "Blocker: you may also block up to two spaces of the other colour; each loses 1 value, "
-                  "to a minimum of 0.",
+                  "to a minimum of 0.",  # R27, R28
     Role.SABOTEUR: "Saboteur: you may also flip one space of the other colour; it flips after values are "
-                   "counted and before recolouring. You appear on both Coordinators' lists.",
+                   "counted and before recolouring. You appear on both Coordinators' lists.",  # R29-R31
     Role.MEDIATOR: "Mediator (White): submit one red and one blue space, +1 each. You score the winning "
-                   "team's points if the tile difference is at most 7, else the losing team's.",
+                   "team's points if the tile difference is at most 7, else the losing team's.",  # R13, R35, R36
 }
 
 ITEM_TEXT = {

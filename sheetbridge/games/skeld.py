@@ -53,7 +53,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core.errors import ConfigError
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, match_choice, parse_int, yes_no
+from ..core.parsing import clean, int_reason, is_formula, match_choice, parse_int, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -440,7 +440,7 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
         target = pos if dis is True else dis  # a room label under remote_disable (A6)
         if dis and not opts["remote_disable"] and target != pos:
             probs.append((f"{name} disable", target, f"yes (the room {name} ends in, {pos})",
-                          "a crewmate disables the room it is in (A6)", "no disable"))
+                          "a crewmate disables the room it is in", "no disable"))  # A6
             dis = False
         if bid is not None and dis and not opts["remote_disable"]:
             probs.append((f"{name} disable", "yes", "either an activation or a disable",
@@ -456,12 +456,12 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
             elif bid > e:
                 bad = (span, f"{name} has {e} Energy in {pos} after moving")
             elif kind in ("component", "bonus") and pos in activated:
-                bad = ("blank", f"{pos} was already activated and cannot be activated again (R25)")
+                bad = ("blank", f"{pos} was already activated and cannot be activated again")  # R25
             elif pos == PARASITE_ROOM and state["claimed"][player]:
-                bad = ("blank", "you have already claimed your parasite (R56)")
+                bad = ("blank", "you have already claimed your parasite")  # R56
             elif pos == VAULT and (not crew["parasite"] or state["vault_used"][player]):
                 bad = ("blank", f"{name} carries no parasite" if not crew["parasite"]
-                       else "you have already activated the Vault (R57)")
+                       else "you have already activated the Vault")  # R57
             elif pos == VAULT and opts["plant_requires_target"] and not it.get("plant"):
                 bad = ("Frontier, Greenhouse or Conductor in plant_sequence", "a plant must name its Sequence")
             if bad:
@@ -474,13 +474,13 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
         if dis:
             bad = None
             if state["disable_used"][player]:
-                bad = "you have already used your once-per-game disable (R31)"
+                bad = "you have already used your once-per-game disable"  # R31
             elif target in (PARASITE_ROOM, VAULT):
-                bad = "the Parasite Room and the Vault cannot be disabled (R34)"
+                bad = "the Parasite Room and the Vault cannot be disabled"  # R34
             elif target in activated:
                 bad = f"{target} is already activated"
             elif e < 1:
-                bad = "disabling needs at least 1 Energy (R33)"
+                bad = "disabling needs at least 1 Energy"  # R33
             if bad:
                 probs.append((f"{name} disable", "yes" if dis is True else target,
                               "no (or once per game, a room you may disable)", bad, "no disable"))
@@ -528,7 +528,7 @@ def plan_player(state: State, player: str, intents: Sequence[Mapping[str, Any]],
         for i, plan in enumerate(plans):
             name = state["crew"][player][i]["name"]
             probs.append((f"{name} disable", "yes", "a disable by one crewmate only",
-                          "a player disables once per game (R31); both crewmates asked", "no disable"))
+                          "a player disables once per game; both crewmates asked", "no disable"))  # R31
             plan["disable"] = False
             plan["disable_room"] = None
             plan["energy_left"] = plan["energy_after_bid"]
@@ -595,26 +595,26 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
     if not seqs:
         def nw_key(p):
             return (total_value(comps[p]),)
-        basis = "highest total Sequence Value after the last round (R50)"
+        basis = "highest total Sequence Value after the last round"  # R50
     elif len(seqs) == 1:
         s = seqs[0]
 
         def nw_key(p):
             return (pieces(comps[p], s), sequence_value(comps[p], s))
-        basis = f"most {SEQUENCES[s]} pieces, then {SEQUENCES[s]} Sequence Value (R45, R46)"
+        basis = f"most {SEQUENCES[s]} pieces, then {SEQUENCES[s]} Sequence Value"  # R45, R46
     else:
         def nw_key(p):
             vals = [sequence_value(comps[p], s) for s in seqs]
             if opts["multi_seq_use_piece_count"]:
                 return (max(pieces(comps[p], s) for s in seqs), max(vals), sum(vals))
             return (max(vals), sum(vals))
-        basis = "highest single Sequence Value, then the sum over the activated Sequences (R47, R48)"
+        basis = "highest single Sequence Value, then the sum over the activated Sequences"  # R47, R48
         if opts["multi_seq_use_piece_count"]:
-            basis = "most pieces in one activated Sequence (host option A30), then " + basis
+            basis = "most pieces in one activated Sequence, then " + basis  # host option A30
     nw_group, nw_gt = _top(players, nw_key, gt)
     nw = nw_group[0] if len(nw_group) == 1 else None
     if nw and nw_gt:
-        reasons.append(f"Normal winner {nw} by the Gamewide Tiebreak (R49)")
+        reasons.append(f"Normal winner {nw} by the Gamewide Tiebreak")  # R49
     # Parasite winner (R53, R58, R59; A22, A24)
     correct = [pl for pl in final_plants if seqs and (not opts["plant_requires_target"] or pl.get("seq") in seqs)]
     pw = None
@@ -626,12 +626,12 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
             pw = at_top[0]
         else:
             tied_planters = at_top
-            reasons.append(f"Tied plants at {top} Energy by {', '.join(at_top)}: the planting fails (R59)")
+            reasons.append(f"Tied plants at {top} Energy by {', '.join(at_top)}: the planting fails")  # R59
     if pw:
         winners = [pw]
         method = "parasite"
         reasons.append(f"{pw} planted the Parasite with the most Energy ({top}) in the round the Sequence "
-                       "was activated and wins (R53, R58)")
+                       "was activated and wins")  # R53, R58
     else:
         winners = nw_group
         method = "normal"
@@ -676,31 +676,31 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
     done = False
     if pw and pw != nw:
         if nw:
-            ec, ec_rule = nw, "the player who would have won without the Parasite (R60)"
+            ec, ec_rule = nw, "the player who would have won without the Parasite"  # R60
         else:
             ec_pending = (f"Gamewide Tiebreak among {', '.join(nw_group)} decides who would have won without "
-                          "the Parasite: that player is the EC (R60)")
+                          "the Parasite: that player is the EC")  # R60
         done = True
     elif pw and pw == nw:
         mode = opts["planter_was_winner_ec"]
         if mode == "literal":
-            ec, ec_rule, done = pw, "the would-be winner is the planter (R60, literal)", True
+            ec, ec_rule, done = pw, "the would-be winner is the planter", True  # R60, read literally
         elif mode == "runner_up":
             rest = [p for p in players if p != pw]
             ec, ec_rule, ec_pending = None, "", ""
             group, by_gt = _top(rest, nw_key, gt)
             if len(group) == 1:
-                ec, ec_rule = group[0], "runner-up by the normal ranking (A28 runner_up)"
+                ec, ec_rule = group[0], "runner-up by the normal ranking"  # A28 runner_up
             else:
                 ec_pending = f"Gamewide Tiebreak among {', '.join(group)} decides the runner-up EC"
             done = True
     if not done:
         imp = sorted(p for p in improper if p not in excluded)
         if imp:
-            ec, ec_rule, ec_pending = lowest(imp, f"improper planter with the lowest {mname} (R61, R63)")
+            ec, ec_rule, ec_pending = lowest(imp, f"improper planter with the lowest {mname}")  # R61, R63
         else:
             rest = [p for p in players if p not in excluded]
-            ec, ec_rule, ec_pending = lowest(rest, f"lowest {mname} (R51)")
+            ec, ec_rule, ec_pending = lowest(rest, f"lowest {mname}")  # R51
     if ec:
         reasons.append(f"Elimination Candidate: {ec}, {ec_rule}")
     if ec_pending:
@@ -756,14 +756,14 @@ class Skeld(GameRules):
         crew = state["crew"][player]
         if state["round"] == 0:
             name = Field("name", "Crewmate name", FieldKind.TEXT, required=False,
-                         help="any name (blank keeps Crewmate 1 / Crewmate 2)")
+                         help="up to 30 visible characters without . , or | (blank keeps Crewmate 1 / Crewmate 2)")
             start = Field("start", "Start cell", FieldKind.CHOICE, START_CELLS,
-                          help="crewmates start only in these cells (R10)")
+                          help="crewmates start only in these cells")  # R10
             return Form(0, "Pregame", (Section("crew", "Your two crewmates", (name, start), rows=2,
                                                row_labels=("Crewmate 1", "Crewmate 2"),
                                                help="Name each crewmate and pick its start cell."),),
-                        help=("No room is activated in the pregame (R11).",
-                              "A missing start cell is drawn at random (A33)."))
+                        help=("No room is activated in the pregame.",  # R11
+                              "A missing start cell is drawn at random."))  # A33
         board = Board.of(state)
         opts = state["options"]
         r = state["round"]
@@ -813,13 +813,13 @@ class Skeld(GameRules):
                 "cap_upgrades", "Energy cap raises (3 garnets each)", FieldKind.INTEGER, minimum=0, maximum=left,
                 required=False, help="raises this crewmate's cap by 1 each, up to 9"),), rows=2,
                 row_labels=tuple(f"{c['name']} (cap {c['cap']})" for c in crew),
-                help="Raises one crewmate's cap (R17, A11 crewmate scope).")
+                help="Raises one crewmate's cap.")  # R17, A11 crewmate scope
         else:
             left = 2 - crew[0]["raises"]
             garn = Section("garnets", "Garnet purchases", (Field(
                 "cap_upgrades", "Energy cap raises (3 garnets each)", FieldKind.INTEGER, minimum=0, maximum=left,
                 required=False, help=f"cap now {crew[0]['cap']}; at most {left} more (cap 9 max)"),),
-                help="Raises the cap of both crewmates (R17, A11).")
+                help="Raises the cap of both crewmates.")  # R17, A11
         return Form(r, f"Round {r}", (
             Section("crew", "Your crewmates", tuple(fields), rows=2, row_labels=labels,
                     help="Order: item (banana) > move > Toe step > activate or disable > drains and walls."),
@@ -866,8 +866,7 @@ class Skeld(GameRules):
             if text:
                 n = None if is_formula(text) else parse_int(text)
                 if n is None:
-                    syn(f"{name} energy", text, "a whole number of Energy", "not a whole number",
-                        "no activation")
+                    syn(f"{name} energy", text, "a whole number of Energy", int_reason(text), "no activation")
                 else:
                     it["energy"] = n
             text = clean(row.get("disable", ""))
@@ -881,7 +880,7 @@ class Skeld(GameRules):
                 elif room is not None:
                     problems.append(Problem(ProblemKind.ILLEGAL, player, f"{name} disable", text,
                                             "yes or no (the room the crewmate ends in)",
-                                            "a crewmate disables the room it is in (A6)", "no disable"))
+                                            "a crewmate disables the room it is in", "no disable"))  # A6
                 else:
                     syn(f"{name} disable", text, "yes, no" + (" or a room" if opts["remote_disable"] else ""),
                         "not yes, no or a room", "no disable")
@@ -937,7 +936,7 @@ class Skeld(GameRules):
                 continue
             n = None if is_formula(text) else parse_int(text)
             if n is None:
-                syn(field, text, f"a whole number from 0 to {left}", "not a whole number", "no cap raise")
+                syn(field, text, f"a whole number from 0 to {left}", int_reason(text), "no cap raise")
             elif not 0 <= n <= left:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, field, text, f"a whole number from 0 to {left}",
                                         f"the cap can rise to 9 at most (now {crew[i]['cap']})", "no cap raise"))
@@ -958,16 +957,17 @@ class Skeld(GameRules):
         out = []
         names_seen: list[str] = []
         fallback = state["options"]["pregame_fallback"]
-        dflt = "a random allowed cell (A33)" if fallback == "random" else f"{fallback} (A33)"
+        dflt = "a random allowed cell" if fallback == "random" else fallback  # A33
         for i in range(2):
             row = rows[i] if i < len(rows) and rows[i] else {}
             item: dict[str, Any] = {"name": None, "start": None}
             name = clean(row.get("name", ""))
             if name:
-                bad = is_formula(name) or len(name) > 30 or any(ch in name for ch in ".,\n\t|")
+                bad = (is_formula(name) or len(name) > 30 or any(ch in name for ch in ".,|")
+                       or not name.isprintable())  # a name is shown on every board: no invisible characters
                 if bad:
                     problems.append(Problem(ProblemKind.SYNTAX, player, f"crewmate {i + 1} name", name,
-                                            "a name up to 30 characters without . , | or a leading =",
+                                            "a name up to 30 visible characters without . , | or a leading =",
                                             "not a usable name", f"Crewmate {i + 1}"))
                 elif name.casefold() in names_seen:
                     problems.append(Problem(ProblemKind.ILLEGAL, player, f"crewmate {i + 1} name", name,
@@ -987,7 +987,7 @@ class Skeld(GameRules):
                     on_board = not is_formula(cell) and match_choice(cell, ROOMS) is not None
                     problems.append(Problem(ProblemKind.ILLEGAL if on_board else ProblemKind.SYNTAX, player, label,
                                             cell, ", ".join(START_CELLS),
-                                            "crewmates start only in 1A-C, 2A-C, 3A or 5A (R10)" if on_board
+                                            "crewmates start only in 1A-C, 2A-C, 3A or 5A" if on_board  # R10
                                             else "not a room label", dflt))
                 else:
                     item["start"] = hit
@@ -1016,7 +1016,7 @@ class Skeld(GameRules):
             sub = rin.submissions.get(p)
             vals = sub.values if sub is not None else self.default_submission(st, p, rng)
             if sub is None:
-                notes[p].append("No pregame submission: start cells were assigned (A33).")
+                notes[p].append("No pregame submission: start cells were assigned.")  # A33
             else:
                 notes[p] += [pr.message for pr in sub.problems]
             for i, c in enumerate(st["crew"][p]):
@@ -1041,7 +1041,7 @@ class Skeld(GameRules):
                     c["energy"] = min(c["cap"], c["energy"] + INCOME)
         st["balances"] = dict(rin.balances)
         st["round"] = 1
-        public_lines = ["The pregame is over; round 1 is open. No room was activated (R11)."]
+        public_lines = ["The pregame is over; round 1 is open. No room was activated."]  # R11
         if opts["reveal_start_positions"]:
             for p in st["players"]:
                 public_lines.append(f"{p}: " + ", ".join(f"{c['name']} in {c['pos']}" for c in st["crew"][p]))
@@ -1067,7 +1067,7 @@ class Skeld(GameRules):
             sub = rin.submissions.get(p)
             if sub is None:
                 vals = self.default_submission(st, p, Rng(0))
-                notes[p].append("No submission: your crewmates stayed put and did nothing (A33).")
+                notes[p].append("No submission: your crewmates stayed put and did nothing.")  # A33
                 log.append(f"round {r}: {p} did not submit; crewmates stay and do nothing")
             else:
                 vals = sub.values
@@ -1078,10 +1078,10 @@ class Skeld(GameRules):
             cost = CAP_PRICE * (sum(ups) if per_crew else ups[0])
             if cost:
                 if any(c["raises"] + n > 2 for c, n in zip(crew_p, ups)):
-                    notes[p].append("Cap raise refused: the cap can reach 9 at most (E27).")
+                    notes[p].append("Cap raise refused: the cap can reach 9 at most.")  # E27
                 elif balances.get(p, 0) < cost:
                     notes[p].append(f"Cap raise refused: it costs {cost} garnets and you have "
-                                    f"{balances.get(p, 0)} (E27).")
+                                    f"{balances.get(p, 0)}.")  # E27
                     log.append(f"round {r}: {p}'s cap raise refused for lack of garnets")
                 else:
                     for c, n in zip(crew_p, ups):
@@ -1247,7 +1247,7 @@ class Skeld(GameRules):
                     res = outcome_of.get((p, i), "")
                     if plan["bid"] is not None and res.startswith("failed: "):
                         echo[p].append(f"{c['name']}'s attempt on {plan['final']} failed: "
-                                       f"{res[len('failed: '):]} (the Energy is spent, R29).")
+                                       f"{res[len('failed: '):]} (the Energy is spent).")  # R29
         # 12-13: end or income
         if ended:
             st["finished"] = True
@@ -1261,11 +1261,11 @@ class Skeld(GameRules):
                 if n:
                     ledger.append(LedgerEntry(p, n, f"Skeld: {len(st['components'][p])} components (R64)",
                                               "1 garnet per 3 components"))
-                    echo[p].append(f"You earn {_plural(n, 'garnet')} for {len(st['components'][p])} components (R64).")
+                    echo[p].append(f"You earn {_plural(n, 'garnet')} for {len(st['components'][p])} components.")  # R64
                 for c in st["crew"][p]:
                     if _carries(c, "Z"):
                         ledger.append(LedgerEntry(p, 4, "Skeld: Zurich Is Stained Vinyl Record (R73)"))
-                        echo[p].append("You earn 4 garnets for the Zurich Is Stained Vinyl Record (R73).")
+                        echo[p].append("You earn 4 garnets for the Zurich Is Stained Vinyl Record.")  # R73
         else:
             for p in players:
                 for c in st["crew"][p]:
@@ -1296,7 +1296,7 @@ class Skeld(GameRules):
         if ended:
             res = st["result"]
             end = [f"{' and '.join(SEQUENCES[s] + ' Sequence' for s in seqs)} activated in round {r}: the Main "
-                   "Match is over (R44)." if seqs else f"Round {r} was the last: no Sequence was completed (R50)."]
+                   "Match is over." if seqs else f"Round {r} was the last: no Sequence was completed."]  # R44, R50
             end += list(res["reasons"])
             end += [f"Pending: {x}" for x in res["pending"]]
             end += [f"{p}: {res['numbers'][p]}" for p in res["order"]]
@@ -1350,7 +1350,7 @@ class Skeld(GameRules):
                 verb = "planted in by" if room == VAULT else "activated by"
                 lines2.append(f"{room_title(room)} was {verb} {', '.join(who)}")
         if title == "Pregame":
-            lines2 = ["No room is activated in the pregame (R11)."]
+            lines2 = ["No room is activated in the pregame."]  # R11
         blocks.append(Block("2. Activations of rooms you are in", tuple(lines2) or
                             ("No room holding your crewmates was activated this round.",)))
         # 3. next energy (R39)
@@ -1443,8 +1443,8 @@ class Skeld(GameRules):
         res = state["result"]
         winners = tuple(res["winners"])
         losers = tuple(p for p in res["order"] if p not in winners)
-        awards = (Award(winners[0], "Token of Life", 1, "Skeld winner (R43)" if res["method"] == "normal"
-                        else "Skeld winner by planting the Parasite (R58)"),) if len(winners) == 1 else ()
+        awards = (Award(winners[0], "Token of Life", 1, "Skeld winner" if res["method"] == "normal"  # R43
+                        else "Skeld winner by planting the Parasite"),) if len(winners) == 1 else ()  # R58
         standings = tuple((p, res["numbers"][p]) for p in res["order"])
         return Outcome(winners, losers, res["ec"], standings, tuple(res["reasons"]), awards, tuple(res["pending"]))
 

@@ -41,8 +41,8 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import PositionError, SheetbridgeError
 from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.parsing import YES_NO_HELP, clean, is_formula, parse_int, split_list, yes_no
 from ..core.picture import Box, Label, Picture
-from ..core.parsing import clean, is_formula, parse_int, split_list, yes_no
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -576,7 +576,7 @@ class ThreeModularRooms(GameRules):
         hide_text = clean(buy.get("buy_hide", ""))
         hide = yes_no(hide_text)
         if hide is None:
-            problems.append(Problem(ProblemKind.SYNTAX, player, "buy_hide", hide_text, "yes or no",
+            problems.append(Problem(ProblemKind.SYNTAX, player, "buy_hide", hide_text, YES_NO_HELP,
                                     "not yes or no", "rooms not hidden, nothing charged"))
         else:
             values["buy_hide"] = hide
@@ -927,7 +927,9 @@ class ThreeModularRooms(GameRules):
                     reasons.append(f"No majority in the winners' vote and garnets tied ({counts})"
                                    + (f"; the host chose {ec} for the Elimination Candidate." if ec else "."))
         standings = tuple((p, f"{pts[p]} point(s)") for p in sorted(players, key=lambda p: (-pts[p], players.index(p))))
-        return Outcome(winners, losers, ec, standings, tuple(reasons), tuple(awards), requests=tuple(requests))
+        ending = "single_winner" if len(winners) == 1 else "shared_win"
+        return Outcome(winners, losers, ec, standings, tuple(reasons), tuple(awards), requests=tuple(requests),
+                       scores={p: float(pts[p]) for p in players}, ending=ending)
 
     # ---- starting from a position -------------------------------------------
     def from_position(self, players, options, tables, position, rng: Rng) -> State:

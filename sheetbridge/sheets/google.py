@@ -35,6 +35,7 @@ import requests
 from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.urls import DRIVE_FILES_API_V3_URL
+from gspread.utils import rowcol_to_a1
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from ..core.errors import BackendError, ConfigError, WorkbookError
@@ -361,6 +362,17 @@ class GoogleBook(Book):
         except requests.RequestException as exc:
             raise self.store._failure(what, exc) from None
 
+    def update_cells(self, tab: str, cells: Mapping[tuple[int, int], object]) -> None:
+        """One values:batchUpdate, RAW input (text stays literal), only the given cells."""
+        if not cells:
+            return
+        data = [{"range": f"{_quote(tab)}!{rowcol_to_a1(r, c)}", "majorDimension": "ROWS",
+                 "values": [["" if v is None else v]]} for (r, c), v in sorted(cells.items())]
+        try:
+            self.store.http.values_batch_update(self.location, body={"valueInputOption": "RAW", "data": data})
+        except (APIError, requests.RequestException) as exc:
+            raise self.store._failure(f"updating {tab} in {self.label}", exc) from None
+
     def remove_tabs(self, tabs: Sequence[str]) -> None:
         known = self.store._sheets(self.location)
         if known is None or any(t not in known for t in tabs):
@@ -383,6 +395,8 @@ class GoogleBook(Book):
 
 class GoogleStore(Store):
     """A game's books as Google spreadsheets.
+
+    ``locks_forms``: at the deadline the players' Submission tabs are protected so only the host edits them.
 
     Build it from exactly one of: ``client`` (a ``gspread.Client``), ``session`` (a
     ``requests.Session`` that already authorises requests: the seam tests use) or
@@ -445,6 +459,8 @@ class GoogleStore(Store):
 
     def describe(self) -> str:
         return "Google Sheets" + (f" (master {self.master_id})" if self.master_id else "")
+
+    locks_forms = True
 
     # ---- Store interface
     def lock(self, command: str):

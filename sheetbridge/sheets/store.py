@@ -51,6 +51,11 @@ class Book(ABC):
         """Delete the named tabs (repair removes a renamed Submission tab once its entries are moved)."""
         raise NotImplementedError
 
+    def update_cells(self, tab: str, cells: Mapping[tuple[int, int], object]) -> None:
+        """Set single cells, (row, column) 1-based, as literal values, leaving the rest of the tab as it
+        is: for a tab another writer appends to at the same time (the Control tab and the menu)."""
+        raise NotImplementedError
+
 
 class Store(ABC):
     """Where one game's books live: a folder of .xlsx files or a set of Google spreadsheets."""

@@ -92,6 +92,15 @@ class XlsxBook(Book):
             _fill_book(wb, tabs)
         _save(wb, self.path, self.tmp_dir)
 
+    def update_cells(self, tab: str, cells: Mapping[tuple[int, int], object]) -> None:
+        wb = self._load(read_only=False)
+        if tab not in wb.sheetnames:
+            raise WorkbookError(f"{self.path}: no tab named {tab!r}")
+        ws = wb[tab]
+        for (r, c), value in cells.items():
+            _set_value(ws.cell(row=r, column=c), value)
+        _save(wb, self.path, self.tmp_dir)
+
     def remove_tabs(self, tabs: Sequence[str]) -> None:
         wb = self._load(read_only=False)
         for name in tabs:

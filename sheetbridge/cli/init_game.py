@@ -1,0 +1,47 @@
+"""`sheetbridge init-game NAME`: a package skeleton for a new game, installable as a plugin."""
+import re
+from pathlib import Path
+from string import Template
+
+import click
+
+from ..core.errors import UsageError
+from ..templates import read_text
+
+
+def skeleton(name: str) -> dict[str, str]:
+    """The files of a new game package, by path relative to its folder."""
+    game_id = re.sub(r"[^a-z0-9]+", "-", name.strip().lower()).strip("-")
+    if not game_id or not game_id[0].isalpha():
+        raise UsageError(f"{name!r}: a game's name must start with a letter (it becomes the id, e.g. 'coin-flip')")
+    pkg = game_id.replace("-", "_")
+    values = {"id": game_id, "pkg": pkg, "dist": f"sheetbridge-{game_id}",
+              "title": " ".join(w.capitalize() for w in game_id.split("-")),
+              "class_name": "".join(w.capitalize() for w in game_id.split("-"))}
+
+    def fill(template: str) -> str:
+        return Template(read_text("plugin", template)).substitute(values)
+    return {"pyproject.toml": fill("pyproject.toml.tmpl"), "README.md": fill("README.md.tmpl"),
+            f"{pkg}/__init__.py": f'"""{values["title"]}: a sheetbridge game."""\n',
+            f"{pkg}/game.py": fill("game.py.tmpl"), "tests/test_game.py": fill("test_game.py.tmpl"),
+            f"docs/{game_id}.md": fill("docs.md.tmpl")}
+
+
+@click.command("init-game")
+@click.argument("name")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to create the package folder (default: ./NAME).")
+def command(name, out) -> None:
+    """Write a package skeleton for a new game: the game module (rules in its docstring, spec, form,
+    a tiny working resolve), its tests (the sheetbridge contract in one line) and a docs page."""
+    files = skeleton(name)
+    game_id = next(p for p in files if p.startswith("docs/"))[5:-3]
+    folder = out or Path(game_id)
+    if folder.exists() and any(folder.iterdir()):
+        raise UsageError(f"{folder} exists and is not empty; choose another --out (nothing was written)")
+    for rel, text in files.items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    click.echo(f"Created the game {game_id!r} in {folder}. Next:")
+    click.echo(f"  cd {folder} && pip install -e '.[test]' && pytest      # then: sheetbridge demo {game_id} --out demo")

@@ -1,0 +1,21 @@
+"""`sheetbridge lock DIR` and `sheetbridge reopen DIR`: the deadline snapshot of the open round."""
+from pathlib import Path
+
+import click
+
+from ..orchestrator import lock_submissions, open_store, reopen_submissions
+
+
+@click.command("lock")
+@click.argument("folder", type=click.Path(path_type=Path))
+def command(folder) -> None:
+    """Lock the open round now: snapshot every Submission tab into the master (resolve uses it; later edits are
+    named by status and not counted). On Google the Submission tabs become editable by the host only."""
+    click.echo(lock_submissions(open_store(folder)).message)
+
+
+@click.command("reopen")
+@click.argument("folder", type=click.Path(path_type=Path))
+def reopen_command(folder) -> None:
+    """Undo a lock: players can edit their submissions for the open round again."""
+    click.echo(reopen_submissions(open_store(folder)).message)

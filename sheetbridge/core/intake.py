@@ -1,0 +1,138 @@
+"""What happens to a raw submission before a game reads it: caps, then the reading rule.
+
+Enforced once, in :meth:`sheetbridge.core.match.Match.parse`, so no game can forget:
+
+- every cell has a length cap by field kind (:func:`cell_cap`); a longer cell is ONE
+  problem ("too long: 2,000,000 characters; at most 200") and the game sees it blank,
+  so the rules' default applies to that entry;
+- the whole submission has a cap (:data:`SUBMISSION_CHARS` characters in at most
+  :data:`SUBMISSION_CELLS` cells, not counting cells already refused); beyond it nothing
+  is read, ONE problem is reported and every entry gets the rules' default;
+- every cell is read by the one rule (:func:`sheetbridge.core.parsing.normalise`), and
+  a :class:`~sheetbridge.core.types.Notice` says what was read when the rule changed it.
+
+>>> form = Form(1, "Round 1", (Section("play", "Your play", (Field("card", "Card", FieldKind.INTEGER),)),))
+>>> got = prepare(form, "Ann", {"play": [{"card": "\\u0663"}]})
+>>> got.raw, [n.message for n in got.notices], got.problems
+({'play': [{'card': '3'}]}, ["Ann: Card: read '\\u0663' as 3"], [])
+>>> got = prepare(form, "Ann", {"play": [{"card": "9" * 5000}]})
+>>> got.raw, got.problems[0].reason
+({'play': [{'card': ''}]}, 'too long: 5,000 characters; at most 30')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .parsing import read_cell, shorten
+from .types import Field, FieldKind, Form, Notice, Problem, ProblemKind, RawSubmission, Section
+
+CAPS = {FieldKind.INTEGER: 30, FieldKind.YESNO: 30, FieldKind.CHOICE: 100, FieldKind.TEXT: 200}
+SUBMISSION_CHARS = 20_000  # no form needs a tenth of this
+SUBMISSION_CELLS = 2_000
+SUBMISSION_FIELD = "submission"
+SUBMISSION_LABEL = "Submission"
+
+
+def cell_cap(fld: Field | None) -> int:
+    """The longest text a cell of this field could ever need; unknown cells count as text.
+
+    A choice may need more than 100 characters when its choices are long (player names).
+
+    >>> cell_cap(Field("card", "Card", FieldKind.INTEGER)), cell_cap(None)
+    (30, 200)
+    """
+    if fld is None:
+        return CAPS[FieldKind.TEXT]
+    cap = CAPS[fld.kind]
+    if fld.kind is FieldKind.CHOICE and fld.choices:
+        cap = max(cap, 2 * max(len(c) for c in fld.choices))
+    return cap
+
+
+@dataclass
+class Prepared:
+    """A raw submission ready for the game: capped cells blank, every cell read by the rule."""
+    raw: dict[str, list[dict[str, str]]]
+    problems: list[Problem] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    refused_labels: set[str] = field(default_factory=set)  # cells the game must not report again
+    rejected: bool = False  # over the submission cap: nothing is read
+
+
+def prepare(form: Form, player: str, raw: RawSubmission) -> Prepared:
+    """Cap and normalise `raw` against `form` (sections, rows and fields outside the form
+    are kept, as text, for the game to judge)."""
+    sections = {s.name: s for s in form.sections}
+    out: dict[str, list[dict[str, str]]] = {}
+    problems: list[Problem] = []
+    notices: list[Notice] = []
+    refused: set[str] = set()
+    total_chars = total_cells = 0
+    for sec_name, rows in _items(raw):
+        sec = sections.get(sec_name)
+        fields = {f.name: f for f in sec.fields} if sec else {}
+        out_rows: list[dict[str, str]] = []
+        for i, row in enumerate(_rows(rows)):
+            out_row: dict[str, str] = {}
+            for name, value in _items(row):
+                total_cells += 1
+                if total_cells > SUBMISSION_CELLS or total_chars > SUBMISSION_CHARS:
+                    return _rejected(player, total_chars, total_cells)
+                text = "" if value is None else str(value)
+                fld = fields.get(name)
+                label = _label(form, sec, i, fld)
+                where = name if sec is None or sec.rows <= 1 else f"{sec_name} row {i + 1} {name}"
+                cap = cell_cap(fld)
+                if len(text) > cap:
+                    problems.append(Problem(
+                        ProblemKind.SYNTAX, player, where, shorten(text), fld.allowed() if fld else "a short text",
+                        f"too long: {len(text):,} characters; at most {cap}",
+                        "this entry is read as blank: the rules' default applies", label=label))
+                    if label:
+                        refused.add(label)
+                    out_row[name] = ""
+                    continue
+                total_chars += len(text)
+                reading = read_cell(text)
+                if reading.changed and reading.read:
+                    notices.append(Notice(player, where, label, shorten(text), shorten(reading.read)))
+                out_row[name] = reading.read
+            out_rows.append(out_row)
+        out[sec_name] = out_rows
+    if total_chars > SUBMISSION_CHARS or total_cells > SUBMISSION_CELLS:
+        return _rejected(player, total_chars, total_cells)
+    return Prepared(out, problems, notices, refused)
+
+
+def _rejected(player: str, chars: int, cells: int) -> Prepared:
+    """Over the submission cap (counting stops where it was crossed): one problem, nothing read."""
+    size = f"more than {SUBMISSION_CELLS:,} cells" if cells > SUBMISSION_CELLS else \
+        f"more than {SUBMISSION_CHARS:,} characters"
+    problem = Problem(ProblemKind.SYNTAX, player, SUBMISSION_FIELD, size,
+                      f"at most {SUBMISSION_CHARS:,} characters in {SUBMISSION_CELLS:,} cells",
+                      "too long for any form", "nothing was read: the rules' default applies to every entry",
+                      label=SUBMISSION_LABEL)
+    return Prepared({}, [problem], [], set(), rejected=True)
+
+
+def _label(form: Form, sec: Section | None, row: int, fld: Field | None) -> str:
+    """The cell's label as the player sees it; "" for a cell the form does not have."""
+    if sec is None or fld is None:
+        return ""
+    if row >= sec.rows:  # a row beyond the form (possible from Python, not from a sheet)
+        return f"{fld.label} (row {row + 1})"
+    return form.cell_label(sec, row, fld)
+
+
+def _items(mapping: Any) -> list[tuple[str, Any]]:
+    """A mapping's items with text keys; anything else (a player cannot make it) reads as empty."""
+    if not isinstance(mapping, Mapping):
+        return []
+    return [(str(k), v) for k, v in mapping.items()]
+
+
+def _rows(rows: Any) -> list[Any]:
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+        return []
+    return list(rows)
