@@ -138,8 +138,9 @@ def _check_full_game(game: GameRules, names: list[str], seed: int) -> Match:
     except Exception as e:
         raise _fail(game, f"a random game (seed {seed}) failed: {type(e).__name__}: {e}") from e
     out = m.outcome()
-    if out is None or not out.winners:
-        raise _fail(game, f"a finished game (seed {seed}) must have an outcome naming its winner(s)")
+    if out is None or not (out.winners or out.requests):
+        raise _fail(game, f"a finished game (seed {seed}) must have an outcome naming its winner(s), or the "
+                          "decision it waits for (Outcome.requests)")
     if not set(out.winners) <= set(m.players):
         raise _fail(game, f"the outcome names winners who are not players: {out.winners}")
     for p in m.players:

@@ -8,6 +8,10 @@ on the doubled "fine" grid: corner (x, y) -> (2x, 2y), cell (c, r) -> (2c+1, 2r+
 """
 import re
 
+import pytest
+
+from sheetbridge.core.errors import ConfigError, PositionError
+from sheetbridge.core.facts import HOST_ONLY, PUBLIC, of_type
 from sheetbridge.core.match import Match
 from sheetbridge.core.types import ProblemKind
 from sheetbridge.games import bugcatcher as bc
@@ -37,6 +41,16 @@ def start(nodes, tbl=None, options=None, garnets=None, seed=1):
     m.resolve(raw)
     assert m.round == 1
     return m
+
+
+def last_round(fireflies, missions=None, collisions=None, **kw):
+    """A match opened at round 7 of 7 (the default mission catalogue) with these totals: the next
+    resolve is the last round. Each player's nodes are apart: border (i, 0), central cell (i, 4)."""
+    players = list(fireflies)
+    nodes = {p: {"border": [i, 0], "central": [i % 6, 4 - i // 6]} for i, p in enumerate(players)}
+    pos = {"round": 7, "nodes": nodes, "fireflies": fireflies, "missions_completed": missions or {},
+           "collisions": collisions or {}}
+    return Match.from_position("bugcatcher", players, pos, seed=1, **kw)
 
 
 def acts(*codes, accept=None):
@@ -307,9 +321,14 @@ def test_garnet_swap_is_charged_once_and_costs_no_energy():
     rec = m.resolve({"Ann": plan})
     assert m.state["fireflies"]["Ann"] == 6 and rec.ledger == []
     assert m.state["nodes"]["Ann"]["B"] == list(P(6, 0))
-    text = rec.private["Ann"].text()
-    assert "garnet swap without a garnet counts as a normal swap" in text                    # E4
-    assert "energy action(s) (BD) are dropped" in text and "(E1)" not in text               # E1, told without the number
+    # E4 then E1, as typed problems for Ann alone: what was wrong and what was done instead.
+    probs = [(f.problem.field, f.problem.reason, f.problem.default) for f in of_type(rec.facts, bc.IntakeProblem)]
+    assert probs == [("action 1", "you have no garnet", "a normal swap costing 1 energy"),
+                     ("actions", "too much energy", "the last 1 energy action(s) (BD) are dropped")]
+    assert all(f.audience == ("Ann",) for f in of_type(rec.facts, bc.IntakeProblem))
+    (energy,) = [f for f in of_type(rec.facts, bc.EnergyUsed) if f.player == "Ann"]
+    assert (energy.energy, energy.paths, energy.swaps, energy.garnet_swaps) == (7, 6, 1, 0)
+    assert "you have no garnet" in rec.private["Ann"].text()
 
 
 def test_path_off_the_board_is_flagged_at_intake():
@@ -480,7 +499,8 @@ def test_pregame_end_to_end_bids_aliases_and_ledger():
         "Cy": None,
     }
     sub = m.parse("Ann", raw["Ann"])
-    assert any(p.field == "border 2nd" and "the same point as your" in p.reason for p in sub.problems)  # E-P3
+    assert any(p.field == "border 2nd" and p.reason == "the same point as your 1st choice"   # alias
+               for p in sub.problems)                                                        # duplicate, E-P3
     sub = m.parse("Bo", raw["Bo"])
     fields = {p.field: p for p in sub.problems}
     assert fields["border 1st"].kind is ProblemKind.ILLEGAL and fields["border 2nd"].kind is ProblemKind.SYNTAX
@@ -494,6 +514,26 @@ def test_pregame_end_to_end_bids_aliases_and_ledger():
     assert sorted((r.player, r.change, r.reason) for r in rec.ledger) == [
         ("Ann", -2, "PREGAME_BID_CENTRAL"), ("Ann", -1, "PREGAME_BID_BORDER"), ("Bo", -1, "PREGAME_BID_CENTRAL")]
     assert "random free" in rec.private["Cy"].text()          # E-P4
+    # The pregame as data. Central pass 1: C3 wanted by Ann (bid 2) and Bo (bid 1): Ann by bid. Bo's
+    # 2nd choice B2 in pass 2 alone. Cy listed nothing: a seeded draw among the free cells (A27).
+    passes = {(f.list, f.pass_no, f.coordinate): f for f in of_type(rec.facts, bc.PriorityPass)}
+    c3 = passes[("central", 1, "C3")]
+    assert (c3.winner, c3.decided_by, c3.claimants) == ("Ann", "bid", (bc.PriorityClaim("Ann", 1, 2),
+                                                                         bc.PriorityClaim("Bo", 1, 1)))
+    assert passes[("central", 2, "B2")].decided_by == "alone"
+    assert {(f.list, f.player) for f in of_type(rec.facts, bc.PriorityFallback)} == {("central", "Cy"),
+                                                                                      ("border", "Cy")}
+    assert all(f.audience == () for f in of_type(rec.facts, bc.PriorityPass, bc.PriorityFallback))
+    starts = {(f.player, f.node): (f.label, f.choice, f.colour) for f in of_type(rec.facts, bc.StartingNode)}
+    assert starts[("Bo", "central")] == ("B2", 2, "black") and starts[("Ann", "border")] == ("C1 bottom right", 1, "blue")
+    assert starts[("Bo", "border")] == ("F5 bottom right", 3, "blue") and starts[("Cy", "central")][1] == 0
+    bids = {(f.player, f.list): (f.wanted, f.bid, f.charged) for f in of_type(rec.facts, bc.PriorityBid)}
+    assert bids[("Ann", "border")] == (5, 1, 1) and bids[("Bo", "border")] == (0, 0, 0)
+    assert "capped at 2 and 1" in rec.private["Ann"].text()
+    # The public board: six starting nodes, unowned, in Round 1's colours (R26, R11).
+    marks = of_type(rec.facts, bc.NodeMarker)
+    assert len(marks) == 6 and all(not hasattr(f, "player") and f.audience == ("*",) for f in marks)
+    assert {f.colour for f in marks if f.node == "central"} == {"black"}
     assert m.state["border_colour"] == {"Ann": "blue", "Bo": "blue", "Cy": "blue"}   # R11
 
 
@@ -547,12 +587,9 @@ def test_public_board_draws_paths_in_colour():
 # ------------------------------------------------------------------ end of game (R69-R73)
 
 def test_final_ranking_tiebreaks_and_payouts():
-    players = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay"]
-    nodes = {p: (f"{'ABCDEF'[i]}1", f"{'ABCDEF'[i]}5", "bottom left") for i, p in enumerate(players)}
-    m = start(nodes, options={"rounds": "1"})
-    m.state["fireflies"] = {"Ann": 65, "Bo": 65, "Cy": 10, "Dee": -5, "Eli": -5, "Fay": 30}
-    m.state["missions_completed"] = {"Ann": 2, "Bo": 1, "Cy": 0, "Dee": 0, "Eli": 0, "Fay": 0}
-    m.state["collisions"] = {"Ann": 9, "Bo": 0, "Cy": 0, "Dee": 3, "Eli": 5, "Fay": 0}
+    m = last_round({"Ann": 65, "Bo": 65, "Cy": 10, "Dee": -5, "Eli": -5, "Fay": 30},
+                   {"Ann": 2, "Bo": 1, "Cy": 0, "Dee": 0, "Eli": 0, "Fay": 0},
+                   {"Ann": 9, "Bo": 0, "Cy": 0, "Dee": 3, "Eli": 5, "Fay": 0})
     rec = m.resolve({})
     out = m.outcome()
     # Ann and Bo tie on 65: Ann completed more missions (R71 1) and wins.
@@ -564,19 +601,59 @@ def test_final_ranking_tiebreaks_and_payouts():
         ("Ann", 1, "MM_WINNER"), ("Ann", 2, "FIREFLY_CONVERSION"), ("Bo", 2, "FIREFLY_CONVERSION"),
         ("Fay", 1, "FIREFLY_CONVERSION")]
     assert [(a.player, a.kind, a.count) for a in out.awards] == [("Ann", "Token of Life", 2)]
-    final = rec.public.text()
-    for p, n in m.state["fireflies"].items():                 # R68: every count revealed
-        assert f"{p}: {n} fireflies" in final
+    # R68: every count revealed, once, in the outcome (not again in the last round's post); A35:
+    # missions figures for those whose fireflies tied, collisions only where missions tied too.
+    assert dict(out.standings) == {"Ann": "65 fireflies, 2 mission(s) completed", "Bo": "65 fireflies, "
+                                   "1 mission(s) completed", "Fay": "30 fireflies", "Cy": "10 fireflies",
+                                   "Dee": "-5 fireflies, 0 mission(s) completed, 3 collision(s) caused",
+                                   "Eli": "-5 fireflies, 0 mission(s) completed, 5 collision(s) caused"}
+    counts = {f.player: (f.place, f.fireflies, f.missions, f.collisions) for f in of_type(rec.facts, bc.FinalCount)}
+    assert counts["Ann"] == (1, 65, 2, None) and counts["Eli"] == (6, -5, 0, 5) and counts["Fay"] == (3, 30, None, None)
+    assert "65 fireflies" not in rec.public.text()
+    assert [(f.above, f.below, f.by, f.above_value, f.below_value) for f in of_type(rec.facts, bc.TieBreakStep)] == [
+        ("Ann", "Bo", "missions", 2, 1), ("Dee", "Eli", "collisions", 3, 5)]
+    assert out.reasons[2:] == ("Ann, Bo tied on 65 fireflies: Ann above Bo by more missions completed (2 to 1).",
+                               "Dee, Eli tied on -5 fireflies: Dee above Eli by fewer collisions caused (3 to 5).")
 
 
-def test_gamewide_tiebreak_table_decides_full_ties():
-    players = ["Ann", "Bo", "Cy"]
-    nodes = {p: (f"{'ABC'[i]}1", f"{'ABC'[i]}5", "bottom left") for i, p in enumerate(players)}
-    m = start(nodes, tbl=tables(ranking=["Cy", "Bo", "Ann"]), options={"rounds": "1"})
-    m.state["fireflies"] = {"Ann": 5, "Bo": 5, "Cy": 5}
-    m.resolve({}, tables=tables(ranking=["Cy", "Bo", "Ann"]))
+def test_gamewide_tiebreak_is_a_ranking_decision_for_the_winner_and_the_ec():
+    # R71 (3), A32: Ann, Bo and Cy end tied on fireflies (5), missions (0) and collisions (0). The
+    # Gamewide Tiebreak is a ranking the host enters. Until then nobody wins or goes to the EC and
+    # the winner's garnet is not paid; the ranking Cy > Bo > Ann makes Cy the winner, Ann the EC.
+    m = last_round({"Ann": 5, "Bo": 5, "Cy": 5})
+    rec = m.resolve({})
     out = m.outcome()
-    assert out.winners == ("Cy",) and out.elimination_candidate == "Ann" and out.pending == ()
+    assert out.winners == () and out.elimination_candidate is None and out.awards == ()
+    (req,) = m.pending()
+    assert (req.key, req.kind, req.choices, req.round) == ("gamewide:Ann,Bo,Cy", bc.DecisionKind.RANKING,
+                                                           ("Ann", "Bo", "Cy"), 7)
+    assert "the winner and the Elimination Candidate" in req.question
+    assert [r.reason for r in rec.ledger] == []                           # MM_WINNER waits for the ranking
+    assert any("Gamewide Tiebreak" in line for line in out.pending)
+    assert of_type(rec.facts, bc.MainMatchResult) == [bc.MainMatchResult(None, None, ("gamewide:Ann,Bo,Cy",))]
+    assert "Winner(s): none" in m.public_report().text() and "Winner: pending" in m.public_report().text()
+    m.decide("gamewide:Ann,Bo,Cy", "cy, bo, ann")       # re-resolves the last round with the ranking
+    out = m.outcome()
+    assert out.winners == ("Cy",) and out.elimination_candidate == "Ann" and out.pending == () and not m.pending()
+    assert [(r.player, r.change, r.reason) for r in m.rounds[-1].ledger] == [("Cy", 1, "MM_WINNER")]
+    assert m.ledger.balance("Cy") == 1
+    assert [(f.above, f.below, f.by) for f in of_type(m.rounds[-1].facts, bc.TieBreakStep)] == [
+        ("Cy", "Bo", "gamewide"), ("Bo", "Ann", "gamewide")]
+
+
+def test_gamewide_tiebreak_separate_rankings_for_the_top_and_the_bottom():
+    # Ann and Bo tie at the top (9, no missions, no collisions), Dee and Eli at the bottom (1): two
+    # rankings. Entering the bottom one names the EC; the winner stays pending until the top one.
+    m = last_round({"Ann": 9, "Bo": 9, "Cy": 4, "Dee": 1, "Eli": 1})
+    m.resolve({})
+    assert sorted(r.key for r in m.pending()) == ["gamewide:Ann,Bo", "gamewide:Dee,Eli"]
+    m.decide("gamewide:Dee,Eli", "Eli, Dee")
+    out = m.outcome()
+    assert out.elimination_candidate == "Dee" and out.winners == ()
+    assert [r.key for r in m.pending()] == ["gamewide:Ann,Bo"]
+    m.decide("gamewide:Ann,Bo", "Bo, Ann")
+    assert m.outcome().winners == ("Bo",) and m.outcome().elimination_candidate == "Dee"
+    assert [p for p, _ in m.outcome().standings] == ["Bo", "Ann", "Cy", "Eli", "Dee"]
 
 
 def test_penalty_is_charged_once_and_expiry_keeps_the_reward_open():
@@ -618,3 +695,371 @@ def test_random_submissions_are_legal_as_typed():
             assert not bad, [x.message for x in bad]
         m.resolve(raw)
     assert m.outcome() is not None
+
+
+# ------------------------------------------------------------------ the round as typed facts
+
+def example_round():
+    """The ruleset's example (R35, R36) for Ann from C3 and C1 bottom right (A42), with Bo meeting her
+    path. Mission M1 (central, shape LD, +3, failure 1 round -1) accepted by both.
+
+    Ann: BD (3,1)->(3,2) blue, BL ->(2,2) blue, CL C3->B3 black, BD (2,2)->(2,3) blue, swap (border
+    black, central blue), BL (2,3)->(1,3) black, CD B3->B4 blue: 6 paths. Her CL at step 3 crosses the
+    edge (2,2)-(2,3) her blue BD uses at step 4, and her CD at step 7 crosses the edge (1,3)-(2,3) of
+    her black BL of step 6: different colours, no collision (A4).
+    Bo (border corner (1,2) = A2 bottom right, central F5, 1 garnet): CU F5->F4, CU ->F3 (black);
+    BR (1,2)->(2,2) at step 3: Ann claimed (2,2) at step 2, so case 1 for Bo, the later arrival (R37,
+    R38): 1 collision caused; BD at step 4 is invalidated (its node stopped) but still costs energy
+    (A16); gswap at step 5 (a garnet, no energy); CU F3->F2, CU ->F1 in blue: 4 paths.
+    M1: Ann's central moves are L, D at steps 3 and 7: the shape itself: +3. Bo's central moves
+    UUUU hold no turn: not completed, so Bo pays -1 now that Ann completed it (R56).
+    Ann 6 + 3 = 9 fireflies; Bo 4 - 1 = 3; Bo's garnet swap costs 1 garnet."""
+    m = start({"Ann": ("C3", "C1", "bottom right"), "Bo": ("F5", "A2", "bottom right")},
+              tables(mission(1, "M1", "central", "LD", 3, -1, 1, name="Little Hook")), garnets={"Bo": 1})
+    rec = m.resolve({"Ann": acts("BD", "BL", "CL", "BD", "swap", "BL", "CD", accept=["yes"]),
+                     "Bo": acts("CU", "CU", "BR", "BD", "gswap", "CU", "CU", accept=["yes"])})
+    return m, rec
+
+
+def test_every_fact_of_the_ruleset_example_round():
+    m, rec = example_round()
+    F = rec.facts
+    ann, bo = ("Ann",), ("Bo",)
+    # Every step, with what it became and what it cost (energy, garnet, collisions caused).
+    steps = [(f.player, f.step, f.action, f.node, f.result, f.frm, f.to, f.frm_label, f.to_label, f.colour,
+              f.cases, f.self_cases, f.energy, f.garnet, f.collisions) for f in of_type(F, bc.ActionStep)]
+    assert steps == [
+        ("Ann", 1, "BD", "border", "placed", (3, 1), (3, 2), "C1 bottom right", "C2 bottom right", "blue", (), (), 1, 0, 0),
+        ("Ann", 2, "BL", "border", "placed", (3, 2), (2, 2), "C2 bottom right", "B2 bottom right", "blue", (), (), 1, 0, 0),
+        ("Ann", 3, "CL", "central", "placed", (2, 2), (1, 2), "C3", "B3", "black", (), (), 1, 0, 0),
+        ("Ann", 4, "BD", "border", "placed", (2, 2), (2, 3), "B2 bottom right", "B3 bottom right", "blue", (), (), 1, 0, 0),
+        ("Ann", 5, "swap", "", "swap", None, None, "", "", "black", (), (), 1, 0, 0),
+        ("Ann", 6, "BL", "border", "placed", (2, 3), (1, 3), "B3 bottom right", "A3 bottom right", "black", (), (), 1, 0, 0),
+        ("Ann", 7, "CD", "central", "placed", (1, 2), (1, 3), "B3", "B4", "blue", (), (), 1, 0, 0),
+        ("Bo", 1, "CU", "central", "placed", (5, 4), (5, 3), "F5", "F4", "black", (), (), 1, 0, 0),
+        ("Bo", 2, "CU", "central", "placed", (5, 3), (5, 2), "F4", "F3", "black", (), (), 1, 0, 0),
+        ("Bo", 3, "BR", "border", "collision", (1, 2), (2, 2), "A2 bottom right", "B2 bottom right", "blue", (1,), (), 1, 0, 1),
+        ("Bo", 4, "BD", "border", "stopped", (1, 2), (1, 3), "A2 bottom right", "A3 bottom right", "blue", (), (), 1,
+         0, 0),
+        ("Bo", 5, "gswap", "", "swap", None, None, "", "", "black", (), (), 0, 1, 0),
+        ("Bo", 6, "CU", "central", "placed", (5, 2), (5, 1), "F3", "F2", "blue", (), (), 1, 0, 0),
+        ("Bo", 7, "CU", "central", "placed", (5, 1), (5, 0), "F2", "F1", "blue", (), (), 1, 0, 0)]
+    assert all(f.audience == (f.player,) for f in of_type(F, bc.ActionStep))
+    # Who collided with whom is the host's alone (section (c)).
+    assert of_type(F, bc.CollisionRecord) == [bc.CollisionRecord(3, "Bo", "BR", "border", "B2 bottom right",
+                                                                  (bc.CollisionHit(1, "Ann"),), 1, audience=HOST_ONLY)]
+    paths = {(f.player, f.node): (f.start, f.end, f.start_label, f.end_label, f.moves, f.steps)
+             for f in of_type(F, bc.NodePath)}
+    assert paths == {("Ann", "border"): ((3, 1), (1, 3), "C1 bottom right", "A3 bottom right", "DLDL", (1, 2, 4, 6)),
+                     ("Ann", "central"): ((2, 2), (1, 3), "C3", "B4", "LD", (3, 7)),
+                     ("Bo", "border"): ((1, 2), (1, 2), "A2 bottom right", "A2 bottom right", "", ()),
+                     ("Bo", "central"): ((5, 4), (5, 0), "F5", "F1", "UUUU", (1, 2, 6, 7))}
+    energy = {f.player: (f.energy, f.limit, f.paths, f.swaps, f.garnet_swaps) for f in of_type(F, bc.EnergyUsed)}
+    assert energy == {"Ann": (7, 7, 6, 1, 0), "Bo": (6, 7, 6, 0, 1)}
+    # Missions: acceptances, the checks with the matched window, the reward, the penalty, the announcement.
+    assert of_type(F, bc.MissionAccepted) == [bc.MissionAccepted("Ann", "M1", "Little Hook", audience=ann),
+                                              bc.MissionAccepted("Bo", "M1", "Little Hook", audience=bo)]
+    assert of_type(F, bc.MissionCheck) == [
+        bc.MissionCheck("Ann", "M1", "Little Hook", "shape", True, "central", "LD", "LD", (3, 7), 1, 1, audience=ann),
+        bc.MissionCheck("Bo", "M1", "Little Hook", "shape", False, "central", "UUUU", "", (), 1, 1, audience=bo)]
+    assert of_type(F, bc.MissionReward) == [bc.MissionReward("Ann", "M1", "Little Hook", 3, 1, 3, audience=ann)]
+    assert of_type(F, bc.MissionPenalty) == [bc.MissionPenalty("Bo", "M1", "Little Hook", -1, "completed_by_others",
+                                                               audience=bo)]
+    assert of_type(F, bc.MissionCompleters) == [bc.MissionCompleters("M1", ("Ann",), 3, audience=HOST_ONLY)]
+    assert of_type(F, bc.MissionCompleted) == [bc.MissionCompleted("M1", "Little Hook")]   # never who (R62)
+    assert of_type(F, bc.MissionClosed) == []
+    # Fireflies gained and lost, and why; totals, collisions, next nodes.
+    assert {f.player: (f.paths, f.rewards, f.penalties) for f in of_type(F, bc.FireflyBreakdown)} == {
+        "Ann": (6, 3, 0), "Bo": (4, 0, -1)}
+    assert {f.player: (f.before, f.change, f.total) for f in of_type(F, bc.FireflyTotal)} == {
+        "Ann": (0, 9, 9), "Bo": (0, 3, 3)}
+    assert {f.player: (f.this_round, f.total) for f in of_type(F, bc.CollisionsCaused)} == {"Ann": (0, 0), "Bo": (1, 1)}
+    assert of_type(F, bc.NextNodes) == [
+        bc.NextNodes("Ann", (1, 3), (1, 3), "A3 bottom right", "B4", "black", audience=ann),
+        bc.NextNodes("Bo", (1, 2), (5, 0), "A2 bottom right", "F1", "black", audience=bo)]
+    # The public board: the 10 paths unowned and in board order (not step order, A33), the node points.
+    assert of_type(F, bc.BugcatcherBoard) == [bc.BugcatcherBoard(1, 6, 5, ())]
+    placed = [(f.node, f.frm, f.to, f.colour, f.step) for f in of_type(F, bc.PathPlaced)]
+    assert placed == [("border", (3, 1), (3, 2), "blue", 0), ("border", (2, 2), (2, 3), "blue", 0),
+                      ("border", (3, 2), (2, 2), "blue", 0), ("border", (2, 3), (1, 3), "black", 0),
+                      ("central", (5, 1), (5, 0), "blue", 0), ("central", (1, 2), (1, 3), "blue", 0),
+                      ("central", (2, 2), (1, 2), "black", 0), ("central", (5, 2), (5, 1), "blue", 0),
+                      ("central", (5, 3), (5, 2), "black", 0), ("central", (5, 4), (5, 3), "black", 0)]
+    marks = [(f.phase, f.node, f.at, f.colour) for f in of_type(F, bc.NodeMarker)]
+    assert marks == [("start", "border", (3, 1), ""), ("start", "border", (1, 2), ""),
+                     ("start", "central", (2, 2), ""), ("start", "central", (5, 4), ""),
+                     ("end", "border", (1, 2), ""), ("end", "border", (1, 3), ""),
+                     ("end", "central", (5, 0), ""), ("end", "central", (1, 3), "")]
+    assert of_type(F, bc.MissionPresented) == []          # no mission for round 2 in this table
+    public = [f for f in F if f.audience == PUBLIC]
+    assert not any(hasattr(f, "player") for f in public)  # nothing public names anyone during the game
+    # Every fact of the round was read above.
+    assert {type(f) for f in F} == {bc.ActionStep, bc.CollisionRecord, bc.NodePath, bc.EnergyUsed,
+                                    bc.MissionAccepted, bc.MissionCheck, bc.MissionReward, bc.MissionPenalty,
+                                    bc.MissionCompleters, bc.MissionCompleted, bc.FireflyBreakdown, bc.FireflyTotal,
+                                    bc.CollisionsCaused, bc.NextNodes, bc.BugcatcherBoard, bc.PathPlaced,
+                                    bc.NodeMarker}
+    assert m.state["fireflies"] == {"Ann": 9, "Bo": 3}
+    assert [(r.player, r.change, r.reason) for r in rec.ledger] == [("Bo", -1, "GARNET_SWAP")]
+
+
+def test_reports_say_it_once_and_without_ruling_numbers():
+    m, rec = example_round()
+    pub = rec.public
+    assert [b.title for b in pub.blocks] == ["Round 1: all paths", "Round 1: missions", "Mission board, round 2"]
+    assert "Mission M1 (Little Hook) has been completed." in pub.blocks[1].lines
+    ann = rec.private["Ann"].text()
+    assert "Your fireflies: 9 (this round +9)." in ann and "Energy used: 7 of 7." in ann
+    assert "You completed mission M1 (Little Hook) with your central node (steps 3, 7): +3 fireflies." in ann
+    bo = rec.private["Bo"].text()
+    assert ("3. BR: collision (case 1: B2 bottom right was already claimed by another node or path): invalidated, "
+            "and this node places no more paths this round") in bo
+    assert "You failed mission M1 (Little Hook): -1 fireflies, another player completed it." in bo
+    assert not names_in(bo, ["Ann"]) and not names_in(ann, ["Bo"])
+    # A ruling reference as the code wrote them: "(R62)", "(E-P5)", "(R45, A7, E6)", "(R63-R65)".
+    ruling = re.compile(r"\((?:\s*(?:R|A|E|E-P)\d+(?:-[RAE]?\d+)?\s*,?)+\)")
+    assert ruling.search("announced (R45, A7, E6)") and ruling.search("capped (E-P5)")
+    from sheetbridge.core.match import play_random
+    g = play_random("bugcatcher", ["Ann", "Bo", "Cy", "Dee"], seed=2)
+    texts = [g.public_report().text()] + [g.player_report(p).text() for p in g.players]
+    texts += [r.public.text() for r in g.rounds] + [t.text() for r in g.rounds for t in r.private.values()]
+    for text in texts + [m.public_report().text(), m.player_report("Bo").text()]:
+        assert not ruling.search(text), text[max(0, ruling.search(text).start() - 80):ruling.search(text).end()]
+
+
+def test_fact_classes_rebuild_as_themselves():
+    # Facts are rebuilt from the record by their registered tag: each of ours must be registered, and
+    # as itself (a record that rebuilt another class would replay differently).
+    from sheetbridge.core.game import games
+    from sheetbridge.core.types import _TYPES, type_tag
+    games()
+    for cls in bc.FACT_TYPES:
+        assert _TYPES[type_tag(cls)] is cls, cls.__name__
+
+
+# ------------------------------------------------------------------ pictures
+
+def rgb(hex_colour):
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (0, 2, 4))
+
+
+def test_pictures_draw_paths_in_their_colours_and_each_players_own_view():
+    from sheetbridge.orchestrator import round_pictures
+    from sheetbridge.pictures import draw
+    m, _ = example_round()
+    pics = round_pictures(m, 1)
+    assert set(pics) == {"board", "Ann", "Bo"}
+    board = draw(pics["board"])
+    # Cells are 64 px from (40, 64); corner (x, y) is at (40 + 64x, 64 + 64y), cell (c, r) at its middle.
+    assert board.getpixel((232, 160)) == rgb(bc.FILL["blue"])      # Ann's BD (3,1)->(3,2), blue
+    assert board.getpixel((150, 224)) == rgb(bc.FILL["black"])     # Ann's CL C3->B3, black
+    assert board.getpixel((392, 320)) == rgb(bc.FILL["black"])     # Bo's CU F5->F4 (y 352 -> 288), black
+    assert board.getpixel((392, 128)) == rgb(bc.FILL["blue"])      # Bo's CU F2->F1 (y 160 -> 96), blue
+    assert board.getpixel((392, 30)) == (255, 255, 255)            # above the board: background
+    assert board.getpixel((72, 96)) == rgb(bc.GRAY)               # cell A1, nothing on it
+    assert board.getpixel((133, 192)) == rgb(bc.PIC_LANE)         # the lane of Bo's failed BR: bare
+    bo = draw(pics["Bo"])
+    assert bo.getpixel((133, 192)) == rgb(bc.PIC_FAILED)           # Bo sees his failed BR, dashed red
+    assert bo.getpixel((402, 96)) == rgb(bc.PIC_MINE)              # his central node's end, F1, ringed
+    assert board.getpixel((402, 96)) == rgb(bc.GRAY)
+    assert draw(pics["Ann"]).getpixel((133, 192)) == rgb(bc.PIC_LANE)   # not Ann's: not drawn for her
+    # Legend swatches: every colour distinct, and the legend text sits on white.
+    swatches = [s for s in pics["Bo"].shapes if isinstance(s, bc.Box) and s.x == bc.PIC_LEFT and s.w == 22]
+    assert len({s.fill for s in swatches}) == len(swatches) == 7
+    labels = [s for s in pics["Bo"].shapes if isinstance(s, bc.Label) and s.x == bc.PIC_LEFT + 30]
+    assert [s.colour for s in labels] == ["000000"] * 7 and bo.getpixel((bc.PIC_LEFT + 200, int(labels[0].y) + 3)) \
+        == (255, 255, 255)
+
+
+def test_pregame_picture_shows_starting_nodes_in_round_one_colours_and_blocked_cells():
+    from sheetbridge.orchestrator import round_pictures
+    from sheetbridge.pictures import draw
+    m = start({"Ann": ("C3", "C1", "bottom right"), "Bo": ("F5", "A1", "upper left")},
+              options={"blocked_cells": "E1"})
+    pics = round_pictures(m, 0)
+    img = draw(pics["board"])
+    assert img.getpixel((200, 224)) == rgb(bc.FILL["black"])       # Ann's central node C3 (R11)
+    assert img.getpixel((232, 128)) == rgb(bc.FILL["blue"])        # Ann's border node C1 bottom right
+    assert img.getpixel((310, 100)) == rgb(bc.BLOCKED)             # E1 is blocked (A36)
+    assert draw(pics["Ann"]).getpixel((200 + 12, 224)) == rgb(bc.PIC_MINE)
+
+
+# ------------------------------------------------------------------ decisions: manual missions (A21)
+
+def manual_table():
+    row = mission(1, "X", "", "manual", 4, -2, 2, name="Firefly Dance")
+    row[-1] = "Post a firefly dance in the lounge."
+    return tables(row)
+
+
+def test_manual_mission_is_a_decision_and_entering_it_re_resolves_the_round():
+    # Ann and Bo accept manual mission X (+4, failure 2 rounds -2). Round 1 and 2 are played. Until the
+    # host enters who completed it (in round 1), it counts as not completed: no reward, and at the end
+    # of its window (round 2) both pay -2. Entering "Ann" for round 1 re-resolves rounds 1 and 2: Ann
+    # gets 4, and Bo pays -2 in round 1 (Ann completed it, R56), not again in round 2.
+    m = start({"Ann": ("A1", "A5", "bottom left"), "Bo": ("F5", "F1", "upper right")}, manual_table(),
+              options={"rounds": "2"})
+    rec = m.resolve({"Ann": acts("CD", accept=["yes"]), "Bo": acts(accept=["yes"])})
+    (req,) = m.pending()
+    assert (req.key, req.kind, req.choices, req.round) == ("r1:mission:X", bc.DecisionKind.SUBSET, ("Ann", "Bo"), 1)
+    assert "Post a firefly dance" in req.question and "not completed" in req.default
+    assert of_type(rec.facts, bc.ManualMissionPending)[0].audience == HOST_ONLY
+    assert "the host has not entered who completed it yet" in rec.private["Ann"].text()
+    m.resolve({"Ann": acts("CD")})
+    assert m.state["fireflies"] == {"Ann": 2 - 2, "Bo": -2}
+    out = m.outcome()
+    assert out.winners == () and out.elimination_candidate is None          # provisional: nothing final
+    assert any("mission X" in line for line in out.pending) and out.reasons[0].startswith("Provisional")
+    assert [r.reason for r in m.rounds[-1].ledger] == []
+    assert {r.key for r in m.pending()} == {"r1:mission:X", "r2:mission:X"}
+    m.decide("r1:mission:X", "ann")
+    assert m.state["fireflies"] == {"Ann": 1 + 4 + 1, "Bo": -2}
+    assert m.state["missions"][0]["completers"] == ["Ann"] and not m.pending()
+    out = m.outcome()
+    assert out.winners == ("Ann",) and out.elimination_candidate == "Bo" and out.pending == ()
+    assert [(f.player, f.share) for f in of_type(m.rounds[1].facts, bc.MissionReward)] == [("Ann", 4)]
+    m.decide("r1:mission:X", "none")                  # the host changes their mind: back to nobody
+    assert m.state["fireflies"] == {"Ann": 0, "Bo": -2} and [r.key for r in m.pending()] == ["r2:mission:X"]
+
+
+# ------------------------------------------------------------------ tie-break reasons (R71)
+
+def test_tie_break_reason_names_the_step_that_separated_each_pair():
+    # Ann, Bo and Cy tie on 10 fireflies, below Dee's 20. Missions: Ann 2, Bo 1, Cy 1 -> Ann above Bo
+    # by missions. Bo and Cy tie on missions too; collisions 1 and 3 -> Bo above Cy by collisions.
+    # Cy is the EC because of collisions, not missions (the chain "ended at missions" was wrong).
+    m = last_round({"Dee": 20, "Ann": 10, "Bo": 10, "Cy": 10}, {"Dee": 0, "Ann": 2, "Bo": 1, "Cy": 1},
+                   {"Dee": 0, "Ann": 5, "Bo": 1, "Cy": 3})
+    rec = m.resolve({})
+    out = m.outcome()
+    assert out.winners == ("Dee",) and out.elimination_candidate == "Cy"
+    assert [(f.above, f.below, f.by, f.above_value, f.below_value) for f in of_type(rec.facts, bc.TieBreakStep)] == [
+        ("Ann", "Bo", "missions", 2, 1), ("Bo", "Cy", "collisions", 1, 3)]
+    assert ("Ann, Bo, Cy tied on 10 fireflies: Ann above Bo by more missions completed (2 to 1); Bo above Cy by "
+            "fewer collisions caused (1 to 3).") in out.reasons
+    # A35: Ann's collisions figure was never used (her missions separated her); Bo's and Cy's were.
+    assert dict(out.standings)["Ann"] == "10 fireflies, 2 mission(s) completed"
+    assert dict(out.standings)["Cy"] == "10 fireflies, 1 mission(s) completed, 3 collision(s) caused"
+
+
+# ------------------------------------------------------------------ options: blocked cells, missing policy
+
+def test_blocked_cells_stop_central_paths_and_cannot_be_listed():
+    # A36: D3 is blocked. Ann's central node at C3 moves CR into D3: invalid like a move off the board
+    # (E5): no firefly, no collision, the central node stops; CU is then invalidated; BR still runs.
+    opts = {"blocked_cells": "d3"}
+    m = Match.new("bugcatcher", ["Ann", "Bo"], seed=1, tables=tables(), options=opts)
+    assert "D3" not in m.form("Ann").section("central").fields[0].choices
+    assert "D3" in m.form("Ann").section("border").fields[0].choices      # corners of D3 stay usable
+    sub = m.parse("Ann", {"central": [{"cell": "D3"}, {"cell": "C3"}], "border": [{"cell": "A1", "corner": "UL"}]})
+    (prob,) = [p for p in sub.problems if p.field == "central 1st"]
+    assert prob.reason == "a blocked cell: no central node can be there"
+    m.resolve({"Ann": {"central": [{"cell": "D3"}, {"cell": "C3"}], "border": [{"cell": "A1", "corner": "UL"}]},
+               "Bo": {"central": [{"cell": "F5"}], "border": [{"cell": "F5", "corner": "BR"}]}})
+    assert bc.fine_label(m.state["nodes"]["Ann"]["C"], 6, 5) == "C3"
+    rec = m.resolve({"Ann": acts("CR", "CU", "BR")})
+    assert m.state["fireflies"]["Ann"] == 1 and m.state["collisions"]["Ann"] == 0
+    assert [(f.action, f.result, f.to_label) for f in of_type(rec.facts, bc.ActionStep) if f.player == "Ann"] == [
+        ("CR", "blocked", "D3"), ("CU", "stopped", "C2"), ("BR", "placed", "A1 upper right")]
+    assert "2. CU: invalidated" in rec.private["Ann"].text() and "D3 is a blocked cell" in rec.private["Ann"].text()
+    assert of_type(rec.facts, bc.BugcatcherBoard)[0].blocked == ("D3",)
+    with pytest.raises(ConfigError, match="G9 is not a cell"):
+        Match.new("bugcatcher", ["Ann", "Bo"], tables=tables(), options={"blocked_cells": "C3, G9"})
+
+
+def test_missing_policy_repeat_last():
+    # E11 option: Ann submits BR, gswap, BR in round 1 (1 garnet) and nothing in round 2. Default: no
+    # actions. repeat_last: BR BR again from her new node (the garnet swap is not repeated: no garnet
+    # is ever spent for a player who did not ask, A17).
+    for policy, expected in (("no_actions", 2), ("repeat_last", 4)):
+        m = start({"Ann": ("C3", "A1", "upper left"), "Bo": ("F5", "A5", "bottom left")}, garnets={"Ann": 1},
+                  options={"missing_policy": policy})
+        m.resolve({"Ann": acts("BR", "gswap", "BR")})
+        rec = m.resolve({})
+        assert m.state["fireflies"]["Ann"] == expected
+        assert m.ledger.balance("Ann") == 0
+        (miss,) = [f for f in of_type(rec.facts, bc.NoSubmission) if f.player == "Ann"]
+        assert miss.repeated == (() if policy == "no_actions" else ("BR", "BR"))
+    assert "your last actions were repeated (BR BR)" in rec.private["Ann"].text()
+
+
+# ------------------------------------------------------------------ starting from a position
+
+def test_a_game_opened_from_a_position_plays_on_and_replays():
+    # Round 6 of 7 with the default catalogue. Ann's border node at C1 bottom right (3,1), blue; Bo's
+    # border node at (4,1), black after his swaps. Ann completed F1 in round 1; Bo took Z1's penalty.
+    pos = {"round": 6, "nodes": {"Ann": {"border": "C1 bottom right", "central": "C3"},
+                                 "Bo": {"border": [4, 1], "central": "F5"}},
+           "border_colour": {"Bo": "black"}, "fireflies": {"Ann": 20, "Bo": -3},
+           "missions_completed": {"Ann": 1}, "collisions": {"Bo": 4},
+           "missions": {"F1": {"accepted": ["Ann"], "completed_by": ["Ann"], "completed_round": 1},
+                        "Z1": {"accepted": ["Bo"], "penalized": ["Bo"]}}}
+    m = Match.from_position("bugcatcher", ["Ann", "Bo"], pos, garnets={"Ann": 2, "Bo": 2})
+    status = {x["id"]: x["status"] for x in m.state["missions"] if x["round"] < 6}
+    assert m.round == 6 and status["F1"] == "completed" and status["Z1"] == "closed"
+    assert status["J1"] == "closed" and status["C1"] == "open"      # J1's window (rounds 1-2) is over
+    # Round 6: Ann BR (3,1)->(4,1) lands on Bo's border node: case 1 (start nodes are claimed, A8).
+    # Bo's BD (4,1)->(4,2) is black, Ann's CR C3->D3 black crosses the edge (3,2)-(3,3)? No: CR from
+    # C3 crosses the edge between C3 and D3, x = 3, from (3,2) to (3,3); Bo's path is at x = 4: no
+    # crossing. Ann: CR placed (+1); Bo: BD placed (+1).
+    rec = m.resolve({"Ann": acts("BR", "CR"), "Bo": acts("BD")})
+    assert m.state["fireflies"] == {"Ann": 21, "Bo": -2} and m.state["collisions"] == {"Ann": 1, "Bo": 4}
+    assert [(f.player, f.result) for f in of_type(rec.facts, bc.ActionStep)] == [
+        ("Ann", "collision"), ("Ann", "placed"), ("Bo", "placed")]
+    back = Match.from_json(m.to_json(), m.ledger.rows)
+    back.replay()                                         # replay starts from the position
+    assert back.state == m.state
+    m.resolve({})
+    assert m.finished and m.outcome().winners == ("Ann",)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"round": 8}, "a position opens a round from 1 to 7"),
+    ({"hands": {}}, "unknown position key(s) hands"),
+    ({"nodes": {"Ann": {"border": "C1 bottom right", "central": "C3"}}}, "nodes: Bo needs both nodes"),
+    ({"nodes": {"Ann": {"border": "G1 upper left", "central": "C3"}, "Bo": {"border": [0, 0], "central": "F5"}}},
+     "Ann's border node 'G1 upper left' is not a corner of the 6x5 board"),
+    ({"nodes": {"Ann": {"border": [7, 0], "central": "C3"}, "Bo": {"border": [0, 0], "central": "F5"}}},
+     "is not a corner"),
+    ({"nodes": {"Ann": {"border": "C1 bottom right", "central": "C3"},
+                "Bo": {"border": "D2 upper left", "central": "F5"}}}, "two nodes never share a point"),
+    ({"fireflies": {"Ann": 500}}, "fireflies: Ann has 500; after 2 round(s) a player has"),
+    ({"fireflies": {"Zed": 1}}, "fireflies: Zed is not a player"),
+    ({"collisions": {"Bo": 15}}, "collisions: Bo has 15; after 2 round(s) a player has 0 to 14"),
+    ({"missions_completed": {"Bo": 11}}, "missions_completed: Bo has 11; after 2 round(s) a player has 0 to 10"),
+    ({"border_colour": {"Ann": "red"}}, "a border node is blue or black"),
+    ({"missions": {"L7": {"accepted": ["Ann"]}}}, "'L7' is not a mission presented before round 3"),
+    ({"missions": {"J1": {"completed_by": ["Ann"], "completed_round": 1}}}, "completed by someone who did not accept"),
+    ({"missions": {"J1": {"accepted": ["Ann"], "completed_by": ["Ann"], "completed_round": 3}}},
+     "completed_round 3 must be a round from 1 to 2"),
+    ({"missions": {"J1": {"accepted": ["Ann"], "completed_by": ["Ann"], "completed_round": 1}},
+      "missions_completed": {"Ann": 0}}, "missions_completed: Ann has 0 but completed 1"),
+])
+def test_impossible_positions_are_refused_in_one_line(change, message):
+    pos = {"round": 3, "nodes": {"Ann": {"border": "C1 bottom right", "central": "C3"},
+                                 "Bo": {"border": [0, 0], "central": "F5"}}}
+    pos.update(change)
+    with pytest.raises(PositionError) as err:
+        Match.from_position("bugcatcher", ["Ann", "Bo"], pos)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_central_node_in_a_blocked_cell_is_an_impossible_position():
+    pos = {"round": 2, "nodes": {"Ann": {"border": [0, 0], "central": "C3"}, "Bo": {"border": [6, 5], "central": "F5"}}}
+    with pytest.raises(PositionError, match="Ann's central node C3 is a blocked cell"):
+        Match.from_position("bugcatcher", ["Ann", "Bo"], pos, options={"blocked_cells": "C3"})
+
+
+def test_without_the_private_breakdown_the_steps_are_the_hosts_alone():
+    # A34 off: each player still learns their total, nodes and missions (section (c)); the steps,
+    # energy and paths stay with the host, and so are never handed to the player's renderer.
+    m = start({"Ann": ("C3", "C1", "bottom right"), "Bo": ("F5", "A2", "bottom right")},
+              options={"private_breakdown": "false", "public_step_order": "true"})
+    rec = m.resolve({"Ann": acts("BD", "BL", "CL", "BD", "swap", "BL", "CD")})
+    assert all(f.audience == HOST_ONLY for f in of_type(rec.facts, bc.ActionStep, bc.EnergyUsed, bc.NodePath,
+                                                         bc.FireflyBreakdown, bc.CollisionsCaused))
+    assert rec.private["Ann"].text().splitlines() == [
+        "Round 1", "Round 1: your result", "Your fireflies: 6 (this round +6).",
+        "Border node: A3 bottom right (black paths)", "Central node: B4 (blue paths)"]
+    # With the step order public, each path carries its step, in step order (A33).
+    assert [f.step for f in of_type(rec.facts, bc.PathPlaced)] == [1, 2, 3, 4, 6, 7]

@@ -70,7 +70,7 @@ def test_a_round_status_dry_run_resolve_rerun_and_undo(game):
 
     out = run("status", game).output
     assert "Ann" in out and "submitted" in out and "ok" in out
-    assert "problems in card" in out                         # Bo: invalid, named by field only
+    assert "problems in Card" in out                         # Bo: invalid, named by the label the player sees
     assert "seven" not in out and "Null" not in out          # no submission is revealed
     assert "Cy               not submitted" in out
 

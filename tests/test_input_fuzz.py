@@ -267,7 +267,7 @@ def test_hostile_cells_in_real_files_never_stop_status_or_resolve(tmp_path):
     out = run("status", game).output
     lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
     assert lines["Ann"].endswith("submitted        ok") and lines["Dee"].endswith("ok")   # notices are not problems
-    assert lines["Bo"].endswith("problems in buy_hide") and lines["Cy"].endswith("problems in card")
+    assert lines["Bo"].endswith("problems in Hide rooms") and lines["Cy"].endswith("problems in Card")  # labels, not ids
     assert lines["Eli"].endswith("ok") and "5 of 5 submitted." in out
 
     out = run("resolve", game, "--dry-run").output
@@ -298,7 +298,7 @@ def test_huge_number_and_formula_in_real_files(tmp_path):
     players = game / "players"
     type_submission(players / "Ann.xlsx", "Your move", ["White", "9" * 5000, "=IMPORTRANGE(\"x\",\"A1\")", "L1"])
     out = run("status", game).output
-    assert next(line for line in out.splitlines() if "Ann" in line).endswith("problems in bid, power")
+    assert next(line for line in out.splitlines() if "Ann" in line).endswith("problems in Bid (cogs), Power-up (cogs)")
     out = run("resolve", game).output
     assert "round 1 resolved" in out
     ann = tab_text(players / "Ann.xlsx", "Results")

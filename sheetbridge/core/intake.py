@@ -81,9 +81,10 @@ def prepare(form: Form, player: str, raw: RawSubmission) -> Prepared:
                     return _rejected(player, total_chars, total_cells)
                 text = "" if value is None else str(value)
                 fld = fields.get(name)
-                label = _label(form, sec, i, fld)
-                where = name if sec is None or sec.rows <= 1 else f"{sec_name} row {i + 1} {name}"
                 cap = cell_cap(fld)
+                if len(text) > cap or not text.isascii():   # the label is only needed for a problem or notice
+                    label = _label(form, sec, i, fld)
+                    where = name if sec is None or sec.rows <= 1 else f"{sec_name} row {i + 1} {name}"
                 if len(text) > cap:
                     problems.append(Problem(
                         ProblemKind.SYNTAX, player, where, shorten(text), fld.allowed() if fld else "a short text",

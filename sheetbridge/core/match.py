@@ -45,13 +45,36 @@ class RoundRecord:
     balances: dict[str, int]
     tables: dict[str, list[list[str]]]
     submissions: dict[str, Submission | None] = field(default_factory=dict)
-    public: Report | None = None
-    private: dict[str, Report] = field(default_factory=dict)
+    _public: Report | None = field(default=None, repr=False)
+    _private: dict[str, Report] | None = field(default=None, repr=False)
     ledger: list[LedgerRow] = field(default_factory=list)
     host_log: list[str] = field(default_factory=list)
     facts: tuple[Any, ...] = ()        # the round as typed records (every report is drawn from them)
     requests: tuple[DecisionRequest, ...] = ()   # decisions this round leaves to the host
     decisions: dict[str, Any] = field(default_factory=dict)  # the entered decisions it was resolved with
+    _renderer: Any = field(default=None, repr=False, compare=False)   # draws the reports when first read
+
+    @property
+    def public(self) -> Report | None:
+        """The public report, drawn from the facts when first read (a simulation never reads it)."""
+        if self._public is None and self._renderer is not None:
+            self._renderer(self)
+        return self._public
+
+    @public.setter
+    def public(self, report: Report | None) -> None:
+        self._public = report
+
+    @property
+    def private(self) -> dict[str, Report]:
+        """Each player's report of the round (the one view function draws their tab from these)."""
+        if self._private is None and self._renderer is not None:
+            self._renderer(self)
+        return self._private if self._private is not None else {}
+
+    @private.setter
+    def private(self, reports: dict[str, Report]) -> None:
+        self._private = reports
 
     def to_json(self) -> dict:
         out = {
@@ -69,7 +92,7 @@ class RoundRecord:
     def from_json(cls, d: Mapping[str, Any]) -> "RoundRecord":
         return cls(round=d["round"], seed=d["seed"], raw=d["raw"], balances=d["balances"],
                    tables=d["tables"], submissions=from_json(d["submissions"]),
-                   public=from_json(d.get("public")), private=from_json(d.get("private") or {}),
+                   _public=from_json(d.get("public")), _private=from_json(d.get("private") or {}),
                    ledger=[LedgerRow(*r) for r in d["ledger"]], host_log=list(d["host_log"]),
                    facts=tuple(from_json(d.get("facts") or [])), requests=tuple(from_json(d.get("requests") or [])),
                    decisions=dict(d.get("decisions") or {}))
@@ -230,7 +253,7 @@ class Match:
         r = self.round
         rec = RoundRecord(round=r, seed=derive_seed(self.seed, "round", r),
                           raw={p: _plain_raw(raw.get(p)) for p in self.players},
-                          balances=self.ledger.balances(self.players), tables=copy.deepcopy(self.tables),
+                          balances=self.ledger.balances(self.players), tables=self.tables,
                           decisions=copy.deepcopy(self.decisions))
         self._run(rec)
         self._book(rec)
@@ -246,8 +269,9 @@ class Match:
         result = self.game.resolve(self.state, rin, Rng(rec.seed))
         if self.checks and json.dumps(self.state, sort_keys=True) != before:
             raise SheetbridgeError(f"{self.game.spec.id}.resolve modified its input state (a bug in the game module)")
-        # A round's state must survive JSON: that is what the master workbook stores.
-        new_state = json.loads(json.dumps(result.state, sort_keys=True))
+        # A round's state must survive JSON: that is what the master workbook stores. (A simulation,
+        # checks off, trusts the conformance tests for that and saves the round trip.)
+        new_state = json.loads(json.dumps(result.state, sort_keys=True)) if self.checks else result.state
         gen = self.undos.get(str(rec.round), 0)
         rows = [LedgerRow(self.name, rec.round, e.player, int(e.change), e.reason,
                           f"{self.name}:r{rec.round}g{gen}:{i}", e.memo + (f" ({e.counterparty})" if e.counterparty else ""))
@@ -269,7 +293,8 @@ class Match:
                      for p, sub in subs.items() if sub is not None and sub.notices)
         if rec.facts:
             rec.facts += read
-            self._render(rec)
+            rec._public = rec._private = None
+            rec._renderer = self._render   # drawn when first read
         else:
             rec.public = result.public
             rec.private = {p: result.private[p] for p in self.players if p in result.private}
@@ -413,7 +438,7 @@ class Match:
         out = self.outcome()
         if out is None:
             return ()
-        lines = [f"Winner(s): {', '.join(out.winners) or 'none'}",
+        lines = [f"Winner(s): {', '.join(out.winners) or ('pending' if out.requests else 'none')}",
                  f"Loser(s): {', '.join(out.losers) or 'none'}",
                  f"Elimination Candidate: {out.elimination_candidate or 'pending'}"]
         lines += list(out.reasons)
@@ -450,9 +475,10 @@ class Match:
         m.setup_tables = data["tables"]
         if tables is not None:
             m.tables = _plain_tables(tables)
-        for rec in m.rounds:   # reports are drawn from the facts with today's renderer
+        for rec in m.rounds:   # reports are drawn from the facts with today's renderer, when first read
             if rec.facts:
-                m._render(rec)
+                rec._public = rec._private = None
+                rec._renderer = m._render
         return m
 
     # ------------------------------------------------------------ what if

@@ -63,7 +63,10 @@ def normalise(text: object) -> str:
         return "TRUE" if text else "FALSE"
     if isinstance(text, float) and text.is_integer():
         text = int(text)
-    s = unicodedata.normalize("NFKC", str(text)).translate(_MINUS_TABLE)
+    s = str(text)
+    if s.isascii():   # nearly every cell: NFKC, the minus signs and the digits leave ASCII as it is
+        return s.strip()
+    s = unicodedata.normalize("NFKC", s).translate(_MINUS_TABLE)
     if not s.isascii():
         s = "".join(_ascii_digit(ch) for ch in s)
     return s.strip()
@@ -96,6 +99,8 @@ class CellReading:
         >>> read_cell("1\u00a0000").changed   # a non-breaking space looks like a space
         False
         """
+        if self.text.isascii():
+            return self.text.strip() != self.read
         return _nfc_trimmed(self.text) != self.read
 
 

@@ -4,7 +4,8 @@ Rules in brief (R and A numbers from shared/rulings/bugcatcher.md):
 
 - The board is 6 columns (A-F) x 5 rows (1-5) of cells; A1 is upper left (R3, R4, A1,
   A2). Border nodes sit on the 7x6 lattice of cell corners and move along cell edges;
-  central nodes sit in cells and move between cell centres (R5-R9, A3).
+  central nodes sit in cells and move between cell centres (R5-R9, A3). The host may
+  block cells (A36): no central node starts in or enters one.
 - Pregame (round 0): two 9-entry priority lists per player, central cells and border
   corners (any alias: C1 bottom right = D2 upper left), plus a garnet bid per list.
   Pass k gives each unassigned player their k-th choice; a contested coordinate goes to
@@ -23,18 +24,21 @@ Rules in brief (R and A numbers from shared/rulings/bugcatcher.md):
   swaps still go through (R44). Players collide with themselves too (R45, A7). Paths do
   not carry over (R46); a node's end point is next round's node (R6, A11).
 - Missions (R48-R62, A18-A25, A37-A40) are data (the "Missions" table): each round's
-  board, a shape in the ruleset's notation for the border or central node, a reward and
-  an optional failure penalty with its window. Players accept missions from the current
-  board; a successful path containing the shape (any rotation, reflection or direction
-  of travel) completes it; rewards are split rounding up; acceptors who fail pay the
-  penalty when someone else completes it or when the window ends. Completions are
-  announced without names (R62).
+  board, a shape in the ruleset's notation for the border or central node (or ``manual``:
+  the host enters who completed it, a decision), a reward and an optional failure penalty
+  with its window. Players accept missions from the current board; a successful path
+  containing the shape (any rotation, reflection or direction of travel) completes it;
+  rewards are split rounding up; acceptors who fail pay the penalty when someone else
+  completes it or when the window ends. Completions are announced without names (R62).
 - Information (R63-R68, A33-A35): the public board shows every path in its colour,
   unlabelled; each player learns their own firefly total each round; all totals at
   the end. The most fireflies wins 1 garnet and 2 Tokens of Life, the fewest is the
   Elimination Candidate; ties by missions completed, fewest collisions caused, then the
-  Gamewide Tiebreak (a host table; a seeded draw if it is blank) (R69-R72, A32). Every
+  Gamewide Tiebreak (a ranking the host enters as a decision) (R69-R72, A32). Every
   player earns 1 garnet per 30 fireflies (R73, A31).
+
+A round's results are typed facts (the classes after the engine); every report and
+picture is drawn from them (``render``, ``picture``).
 
 The ruleset's example submission (R35, R36) from C3 and C1 bottom right:
 
@@ -52,9 +56,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..core.errors import ConfigError
+from ..core.decisions import DecisionKind, DecisionRequest
+from ..core.errors import ConfigError, PositionError
+from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
 from ..core.parsing import MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int, yes_no
+from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -63,10 +70,10 @@ from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, 
 # --------------------------------------------------------------------- spec
 
 MISSIONS_TABLE = "Missions"
-TIEBREAK_TABLE = "Gamewide Tiebreak"
 ENERGY = 7            # R12
 LIST_LENGTH = 9       # R17
 ACTION_ROWS = 8       # 7 energy actions + one garnet swap (E9)
+MANUAL = "manual"     # the shape of a mission whose completers the host enters (A21)
 
 SPEC = GameSpec(
     id="bugcatcher",
@@ -78,6 +85,9 @@ SPEC = GameSpec(
         Option("rounds", 7, "Number of rounds after the pregame (R27).", ruling="A43"),
         Option("columns", 6, "Board columns, lettered A.. left to right (R3).", ruling="A1"),
         Option("rows", 5, "Board rows, numbered 1.. top to bottom (R3).", ruling="A1"),
+        Option("blocked_cells", "", "Cells that are not gray squares, e.g. 'C3, D4': no central node starts "
+               "in one or moves into one (such a move fails like a move off the board); border nodes are not "
+               "affected. Blank: every cell is usable.", ruling="A36"),
         Option("start_nodes_claimed", True, "Every node's start point counts as claimed from step 0, "
                "so a path onto any node (own or another's) is a case-1 collision.", ruling="A8"),
         Option("crossing_before_arrival", True, "Crossings (cases 3/4) are checked at the half-step, before "
@@ -95,8 +105,12 @@ SPEC = GameSpec(
                "(1 energy) or is dropped.", ("as_swap", "drop"), "E3"),
         Option("gswap_no_garnet", "as_swap", "A garnet swap without a garnet becomes a normal swap or is "
                "dropped.", ("as_swap", "drop"), "E4"),
-        Option("offboard_policy", "stop_node", "A path off the board is invalid and stops that node for "
-               "the round, or only that action is skipped.", ("stop_node", "skip_action"), "E5"),
+        Option("offboard_policy", "stop_node", "A path off the board (or into a blocked cell) is invalid and "
+               "stops that node for the round, or only that action is skipped.", ("stop_node", "skip_action"),
+               "E5"),
+        Option("missing_policy", "no_actions", "A player who submits nothing takes no actions (nodes stay; "
+               "missions accepted earlier still count), or repeats their last submitted actions (without a "
+               "garnet swap and without accepting missions).", ("no_actions", "repeat_last"), "E11"),
         Option("mission_requires_acceptance", True, "Only players who accepted a mission can complete it; "
                "false: anyone who builds it earns the reward (penalties still need acceptance).",
                ruling="A18"),
@@ -110,19 +124,18 @@ SPEC = GameSpec(
                ruling="A33"),
         Option("public_step_order", False, "Write each path's step number on the public board.",
                ruling="A33"),
-        Option("private_breakdown", True, "Private reports include the breakdown (actions, collisions, "
-               "missions); false: the firefly total and nodes only.", ruling="A34"),
+        Option("private_breakdown", True, "Private reports include the breakdown (actions, energy, "
+               "collisions, paths and mission fireflies); false: the firefly total, nodes and missions only.",
+               ruling="A34"),
         Option("reveal_all_stats", False, "At the end reveal everyone's missions and collisions, not only "
                "for players whose tie used them.", ruling="A35"),
     ),
     tables=(
         TableSpec(MISSIONS_TABLE, "missions.csv",
                   "Each round's mission board (R48): round, id, name, node (border/central/any), shape "
-                  "(e.g. DDRDL), reward, penalty, failure_rounds, rotate, reflect, either_end, anywhere, "
-                  "expires_after_round, text. Future rounds can be edited between rounds."),
-        TableSpec(TIEBREAK_TABLE, "gamewide_tiebreak.csv",
-                  "The Gamewide Tiebreak (R71): rank (1 = best) and player. Fill it before the last "
-                  "round; players not listed are ordered by a seeded draw if it is needed."),
+                  "(e.g. DDRDL, or manual: the host enters who completed it), reward, penalty, "
+                  "failure_rounds, rotate, reflect, either_end, anywhere, expires_after_round, text. "
+                  "Future rounds can be edited between rounds."),
     ),
 )
 
@@ -144,6 +157,11 @@ class Node(enum.Enum):
         return "border" if self is Node.BORDER else "central"
 
 
+def node_word(n: str) -> str:
+    """'B' -> 'border', 'C' -> 'central'."""
+    return Node(n).word
+
+
 SWAP, GSWAP, IDLE = "swap", "gswap", "idle"
 PATH_CODES: tuple[str, ...] = tuple(n + d for n in "BC" for d in "UDLR")
 ACTION_CHOICES: tuple[str, ...] = PATH_CODES + (SWAP, GSWAP)
@@ -160,6 +178,11 @@ CORNER_WORD = {"UL": "upper left", "UR": "upper right", "BL": "bottom left", "BR
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th")
 
 
+def ordinal(n: int) -> str:
+    """1 -> '1st' ... 9 -> '9th'; beyond, '10th'."""
+    return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"{n}th"
+
+
 def other(colour: str) -> str:
     return BLACK if colour == BLUE else BLUE
 
@@ -168,6 +191,7 @@ def other(colour: str) -> str:
 # Everything is kept on one "fine" grid of (2*columns+1) x (2*rows+1) points: lattice
 # corner (x, y) is (2x, 2y), the centre of cell (c, r) is (2c+1, 2r+1), and a path of
 # either kind moves 2 fine units; its midpoint is where it crosses the other lattice (A4).
+# Facts use each node's own coordinates instead: a corner (x, y) or a cell (c, r), 0-based.
 
 def point_fine(x: int, y: int) -> tuple[int, int]:
     return (2 * x, 2 * y)
@@ -175,6 +199,16 @@ def point_fine(x: int, y: int) -> tuple[int, int]:
 
 def cell_fine(c: int, r: int) -> tuple[int, int]:
     return (2 * c + 1, 2 * r + 1)
+
+
+def own_xy(fine: Sequence[int]) -> tuple[int, int]:
+    """The node's own coordinates of a fine point: corner (x, y) or cell (c, r)."""
+    return (int(fine[0]) // 2, int(fine[1]) // 2)
+
+
+def fine_of(node: str, xy: Sequence[int]) -> tuple[int, int]:
+    """Inverse of own_xy: node 'B'/'border' on a corner, 'C'/'central' in a cell."""
+    return point_fine(*xy) if node in ("B", "border") else cell_fine(*xy)
 
 
 def on_board(fine: Sequence[int], cols: int, rows: int) -> bool:
@@ -192,6 +226,26 @@ def parse_cell(text: str, cols: int, rows: int) -> tuple[int, int] | None:
         return None
     c, r = ord(m.group(1).upper()) - ord("A"), int(m.group(2)) - 1
     return (c, r) if 0 <= c < cols and 0 <= r < rows else None
+
+
+def parse_blocked(text: Any, cols: int, rows: int) -> tuple[list[tuple[int, int]], list[str]]:
+    """The option blocked_cells: ('C3, d4' -> [(2, 2), (3, 3)], words that are not cells)."""
+    cells: list[tuple[int, int]] = []
+    bad: list[str] = []
+    for word in re.split(r"[\s,;]+", clean(text)):
+        if not word:
+            continue
+        cell = parse_cell(word, cols, rows)
+        if cell is None:
+            bad.append(word)
+        elif cell not in cells:
+            cells.append(cell)
+    return sorted(cells, key=lambda c: (c[1], c[0])), bad
+
+
+def blocked_fine(options: Mapping[str, Any]) -> frozenset[tuple[int, int]]:
+    cells, _ = parse_blocked(options.get("blocked_cells", ""), options["columns"], options["rows"])
+    return frozenset(cell_fine(*c) for c in cells)
 
 
 def corner_point(c: int, r: int, corner: str) -> tuple[int, int]:
@@ -225,6 +279,26 @@ def parse_corner(text: str) -> str | None:
 
 def key_of(fine: Sequence[int]) -> str:
     return f"{fine[0]},{fine[1]}"
+
+
+def parse_point(node: str, value: Any, cols: int, rows: int) -> tuple[int, int] | None:
+    """A position's node: [x, y] (a corner or a cell, 0-based), or a label such as 'C3' or
+    'C1 bottom right'. The fine point, or None if it is not one of this board's points."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                   for v in value):
+        fine = fine_of(node, value)
+        limit_x, limit_y = (cols, rows) if node == "B" else (cols - 1, rows - 1)
+        return fine if 0 <= value[0] <= limit_x and 0 <= value[1] <= limit_y else None
+    if not isinstance(value, str):
+        return None
+    if node == "C":
+        cell = parse_cell(value, cols, rows)
+        return cell_fine(*cell) if cell else None
+    m = re.fullmatch(r"([A-Za-z]\s*\d{1,2})\s*(.*)", clean(value))
+    if not m:
+        return None
+    cell, corner = parse_cell(m.group(1), cols, rows), parse_corner(m.group(2))
+    return point_fine(*corner_point(cell[0], cell[1], corner)) if cell and corner else None
 
 
 # ------------------------------------------------------------- action codes
@@ -313,24 +387,47 @@ def shape_revisits(shape: str) -> bool:
     return False
 
 
+def find_shape(moves: str, variants: Sequence[str], anywhere: bool) -> tuple[str, int] | None:
+    """Where the successful moves contain a variant (A22, A25): (variant, index of its first
+    move), the earliest start first; None if no variant is there.
+
+    >>> find_shape("LDDRDLU", shape_variants("DDRDL"), True)
+    ('DDRDL', 1)
+    """
+    if not anywhere:
+        return (moves, 0) if moves in variants else None
+    best: tuple[int, str] | None = None
+    for v in variants:
+        i = moves.find(v)
+        if i >= 0 and (best is None or (i, v) < best):
+            best = (i, v)
+    return (best[1], best[0]) if best else None
+
+
 def matches(moves: str, variants: Sequence[str], anywhere: bool) -> bool:
     """A22/A25: the successful moves contain a variant as consecutive moves (or equal it)."""
-    if anywhere:
-        return any(v in moves for v in variants)
-    return moves in variants
+    return find_shape(moves, variants, anywhere) is not None
 
 
 # ------------------------------------------------------------- the path engine
 
 @dataclass
 class Event:
-    """What one step did for one player (private reports and the host log)."""
+    """What one step did for one player; the game turns these into ActionStep facts."""
     step: int
     code: str
-    result: str          # placed, swap, idle, stopped, offboard, collision
-    text: str
-    case: int = 0
-    others: tuple[str, ...] = ()
+    result: str          # placed, swap, idle, stopped, offboard, blocked, collision
+    case: int = 0        # the lowest collision case (0: none)
+    others: tuple[str, ...] = ()          # everyone it collided with (the player too, for a self-collision)
+    frm: tuple[int, int] | None = None    # fine points
+    to: tuple[int, int] | None = None
+    colour: str = ""                      # the path's colour; for a swap, the border node's new colour
+    hits: tuple[tuple[int, str], ...] = ()   # (case, other player) pairs
+    counted: int = 0                      # collisions caused by this action (A13)
+
+    @property
+    def node(self) -> str:
+        return self.code[0] if is_path(self.code) else ""
 
 
 @dataclass
@@ -357,6 +454,7 @@ class PathResult:
     moves: dict[str, dict[str, str]]
     events: dict[str, list[Event]]
     log: list[str] = field(default_factory=list)
+    steps: dict[str, dict[str, list[int]]] = field(default_factory=dict)   # the step of each successful move
 
 
 def _slots(codes: Sequence[str], gswap_takes_step: bool) -> list[tuple[int, str | None]]:
@@ -384,6 +482,7 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
     """
     opts = {**DEFAULTS, **options}
     cols, rows = opts["columns"], opts["rows"]
+    blocked = blocked_fine(opts)
     players = sorted(starts)
     pos = {p: {n: tuple(starts[p][n]) for n in "BC"} for p in players}
     colour = {p: border_colour[p] for p in players}
@@ -398,6 +497,7 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
     paths = {p: 0 for p in players}
     collisions = {p: 0 for p in players}
     moves = {p: {"B": "", "C": ""} for p in players}
+    move_steps: dict[str, dict[str, list[int]]] = {p: {"B": [], "C": []} for p in players}
     events: dict[str, list[Event]] = {p: [] for p in players}
     log: list[str] = []
     slots = {p: _slots(plans.get(p, ()), opts["gswap_takes_step"]) for p in players}
@@ -421,27 +521,23 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                 continue
             if code in (SWAP, GSWAP):
                 colour[p] = other(colour[p])
-                events[p].append(Event(k, code, "swap", f"colour swap: border now {colour[p]}, "
-                                                        f"central now {other(colour[p])}"))
+                events[p].append(Event(k, code, "swap", colour=colour[p]))
                 continue
             if code == IDLE:
-                events[p].append(Event(k, code, "idle", "idle step (blank row)"))
+                events[p].append(Event(k, code, "idle"))
                 continue
             n, d = code[0], DIRS[code[1]]
-            if stopped[p][n]:
-                events[p].append(Event(k, code, "stopped", f"invalidated: your {Node(n).word} node stopped "
-                                                           "earlier this round"))
-                continue
             frm = pos[p][n]
             to = (frm[0] + 2 * d[0], frm[1] + 2 * d[1])
-            if not on_board(to, cols, rows):
+            if stopped[p][n]:
+                events[p].append(Event(k, code, "stopped", frm=frm, to=to, colour=node_colour(p, n)))
+                continue
+            off = not on_board(to, cols, rows)
+            if off or (n == "C" and to in blocked):     # E5; a blocked cell is no gray square (A36)
                 if opts["offboard_policy"] == "stop_node":
                     stopped[p][n] = True
-                    tail = "; this node places no more paths this round"  # E5
-                else:
-                    tail = "; only this action is skipped"  # E5
-                events[p].append(Event(k, code, "offboard", f"invalid: from {lbl(frm)} it would leave the "
-                                                            f"board{tail}"))
+                events[p].append(Event(k, code, "offboard" if off else "blocked", frm=frm, to=to,
+                                       colour=node_colour(p, n)))
                 continue
             proposals.append({"p": p, "n": n, "code": code, "seg": Segment(p, n, frm, to, node_colour(p, n), k),
                               "hits": []})
@@ -478,12 +574,11 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                 stopped[p][n] = True
                 count = 1 if opts["collision_count_mode"] == "per_action" else len(pr["hits"])
                 collisions[p] += count
-                cases = sorted({c for c, _ in pr["hits"]})
-                others = tuple(sorted({o for _, o in pr["hits"]}))
-                events[p].append(Event(k, pr["code"], "collision", _collision_text(cases, pr["hits"], p, seg, lbl),
-                                       cases[0], others))
+                hits = tuple(sorted(pr["hits"]))
+                events[p].append(Event(k, pr["code"], "collision", hits[0][0], tuple(sorted({o for _, o in hits})),
+                                       seg.frm, seg.to, seg.colour, hits, count))
                 log.append(f"step {k}: {p} {pr['code']} {lbl(seg.frm)} -> {lbl(seg.to)} ({seg.colour}): "
-                           + "; ".join(f"case {c} with {o}" for c, o in sorted(pr["hits"])))
+                           + "; ".join(f"case {c} with {o}" for c, o in hits))
             else:
                 segments.append(seg)
                 placed_at.setdefault(seg.mid, []).append(seg)
@@ -491,60 +586,46 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                 pos[p][n] = seg.to
                 paths[p] += 1
                 moves[p][n] += pr["code"][1]
-                events[p].append(Event(k, pr["code"], "placed", f"placed {seg.colour} path {lbl(seg.frm)} -> "
-                                                                f"{lbl(seg.to)}"))
+                move_steps[p][n].append(k)
+                events[p].append(Event(k, pr["code"], "placed", frm=seg.frm, to=seg.to, colour=seg.colour))
     return PathResult(segments, {p: {n: pos[p][n] for n in "BC"} for p in players}, colour, paths,
-                      collisions, moves, events, log)
-
-
-def _collision_text(cases: Sequence[int], hits: Sequence[tuple[int, str]], p: str, seg: Segment, lbl) -> str:
-    parts = []
-    for c in cases:
-        selfish = any(o == p for cc, o in hits if cc == c)
-        mine = selfish and all(o == p for cc, o in hits if cc == c)
-        whose = "your own node or path" if mine else "another node or path"
-        crossed = "your own path" if mine else "another path"
-        parts.append({
-            1: f"case 1: {lbl(seg.to)} was already claimed by {whose}",
-            2: f"case 2: another path reached {lbl(seg.to)} at the same step",
-            3: f"case 3: a {seg.colour} path of the other kind crossed it at the same step",
-            4: f"case 4: it crossed a {seg.colour} path placed earlier by {crossed}",
-        }[c])
-    return (f"collision ({'; '.join(parts)}): invalidated, and this node places no more paths "
-            "this round")
+                      collisions, moves, events, log, move_steps)
 
 
 # ------------------------------------------------------------- intake (E1-E4)
 
-def clean_plan(codes: Sequence[str], has_garnet: bool, options: Mapping[str, Any]) -> tuple[list[str], bool, list[str]]:
-    """The list that runs: (codes, garnet swap used, notes). E3, E4 then E1."""
+def clean_plan(codes: Sequence[str], has_garnet: bool, options: Mapping[str, Any],
+               player: str = "") -> tuple[list[str], bool, list[Problem]]:
+    """The list that runs: (codes, garnet swap used, problems found at resolution). E3, E4 then E1."""
     opts = {**DEFAULTS, **options}
     out: list[str] = []
-    notes: list[str] = []
+    notes: list[Problem] = []
     used = False
     for i, c in enumerate(codes, 1):
         if c == GSWAP:
             if used:
-                if opts["extra_gswap"] == "as_swap":
+                keep = opts["extra_gswap"] == "as_swap"
+                notes.append(Problem(ProblemKind.ILLEGAL, player, f"action {i}", GSWAP, "one garnet swap per round",
+                                     "a second garnet swap", "a normal swap costing 1 energy" if keep else "dropped"))
+                if keep:
                     out.append(SWAP)
-                    notes.append(f"action {i}: a second garnet swap counts as a normal swap (1 energy)")  # E3
-                else:
-                    notes.append(f"action {i}: a second garnet swap is dropped")  # E3
                 continue
             if not has_garnet:
-                if opts["gswap_no_garnet"] == "as_swap":
+                keep = opts["gswap_no_garnet"] == "as_swap"
+                notes.append(Problem(ProblemKind.ILLEGAL, player, f"action {i}", GSWAP,
+                                     "a garnet swap only with a garnet to pay for it", "you have no garnet",
+                                     "a normal swap costing 1 energy" if keep else "dropped"))
+                if keep:
                     out.append(SWAP)
-                    notes.append(f"action {i}: garnet swap without a garnet counts as a normal swap "
-                                 "(1 energy)")  # E4
-                else:
-                    notes.append(f"action {i}: garnet swap without a garnet is dropped")  # E4
                 continue
             used = True
         out.append(c)
     energy = sum(1 for c in out if costs_energy(c))
     if energy > ENERGY:
         if opts["energy_overflow"] == "reject_all":
-            notes.append(f"{energy} energy of actions is more than {ENERGY}: the whole list is rejected")  # E1
+            notes.append(Problem(ProblemKind.ILLEGAL, player, "actions", f"{energy} energy",
+                                 f"at most {ENERGY} energy of actions", "too much energy",
+                                 "the whole list is rejected: no actions this round"))
             return [], False, notes
         kept, spent, dropped = [], 0, []
         for c in out:
@@ -554,8 +635,9 @@ def clean_plan(codes: Sequence[str], has_garnet: bool, options: Mapping[str, Any
                     dropped.append(c)
                     continue
             kept.append(c)
-        notes.append(f"{energy} energy of actions is more than {ENERGY}: the last {len(dropped)} "
-                     f"energy action(s) ({', '.join(dropped)}) are dropped")  # E1
+        notes.append(Problem(ProblemKind.ILLEGAL, player, "actions", f"{energy} energy",
+                             f"at most {ENERGY} energy of actions", "too much energy",
+                             f"the last {len(dropped)} energy action(s) ({', '.join(dropped)}) are dropped"))
         out = kept
     return out, used, notes
 
@@ -610,20 +692,23 @@ def read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str,
         rnd = parse_int(_cell(row, idx, "round"))
         if rnd is None or rnd < 1:
             bad.append(f"round {_cell(row, idx, 'round')!r} is not a round number (1, 2, ...)")
+        manual = _cell(row, idx, "shape").casefold() == MANUAL
         node = _cell(row, idx, "node").casefold()
         node = {"b": "border", "c": "central", "center": "central", "centre": "central", "either": "any",
-                "both": "any"}.get(node, node)
+                "both": "any", "": "any" if manual else ""}.get(node, node)
         if node not in ("border", "central", "any"):
             bad.append(f"node {_cell(row, idx, 'node')!r} must be border, central or any")
-        shape = parse_shape(_cell(row, idx, "shape"))
+        shape = "" if manual else parse_shape(_cell(row, idx, "shape"))
         if shape is None:
             bad.append(f"shape {_cell(row, idx, 'shape')!r} is not a list of moves such as DDRDL or "
-                       "'down down right down left'")
+                       f"'down down right down left' (or {MANUAL}: the host enters who completed it)")
         elif len(shape) > ENERGY:
             bad.append(f"shape {shape} has {len(shape)} moves; a round has only {ENERGY} energy")
         elif shape_revisits(shape):
             bad.append(f"shape {shape} comes back to a point it already passed, a self-collision, so "
                        "nobody can build it")
+        if manual and not _cell(row, idx, "text"):
+            bad.append("a manual mission needs its text: the players read what to do there")
         reward = parse_int(_cell(row, idx, "reward"))
         if reward is None or reward < 0:
             bad.append(f"reward {_cell(row, idx, 'reward')!r} must be a whole number 0 or more")
@@ -655,27 +740,38 @@ def read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str,
         seen[mid.casefold()] = n
         name = _cell(row, idx, "name") or mid
         text = _cell(row, idx, "text")
-        out.append({"id": mid, "round": rnd, "name": name, "node": node, "shape": shape, "reward": reward,
-                    "penalty": -abs(penalty or 0), "failure_rounds": failure, "expires": expires,
+        out.append({"id": mid, "round": rnd, "name": name, "node": node, "shape": shape, "manual": manual,
+                    "reward": reward, "penalty": -abs(penalty or 0), "failure_rounds": failure, "expires": expires,
                     **flags, "text": text, "accepted": [], "status": "open", "completed_round": None,
                     "completers": [], "penalized": []})
     return out, problems
 
 
+def mission_window(m: Mapping[str, Any]) -> tuple[int, int | None]:
+    """The rounds in which the mission can be completed: (presented, last or None = until completed) (A19)."""
+    last = m["round"] + m["failure_rounds"] - 1 if m["failure_rounds"] else None
+    if m.get("expires") and (last is None or m["expires"] > last):
+        last = m["expires"]
+    return m["round"], last
+
+
 def mission_text(m: Mapping[str, Any]) -> str:
     """The mission as on the board, in the ruleset's style (R59, R60)."""
-    words = " ".join(DIR_WORDS[c] for c in m["shape"])
     node = {"border": "your border node", "central": "your central node", "any": "either node"}[m["node"]]
-    ways = []
-    if m["either_end"]:
-        ways.append("you may begin at either endpoint")
-    turn = [w for w, f in (("rotated", m["rotate"]), ("reflected", m["reflect"])) if f]
-    if turn:
-        ways.append("the shape may be " + " or ".join(turn))
-    if not m["anywhere"]:
-        ways.append("the whole round's path must be exactly this shape")
-    desc = m["text"] or (f"In a single round, successfully build a path in the shape of {words} with {node}"
-                         + ("; " + "; ".join(ways) if ways else "") + ".")
+    if m.get("manual"):
+        desc = m["text"]
+    else:
+        words = " ".join(DIR_WORDS[c] for c in m["shape"])
+        ways = []
+        if m["either_end"]:
+            ways.append("you may begin at either endpoint")
+        turn = [w for w, f in (("rotated", m["rotate"]), ("reflected", m["reflect"])) if f]
+        if turn:
+            ways.append("the shape may be " + " or ".join(turn))
+        if not m["anywhere"]:
+            ways.append("the whole round's path must be exactly this shape")
+        desc = m["text"] or (f"In a single round, successfully build a path in the shape of {words} with {node}"
+                             + ("; " + "; ".join(ways) if ways else "") + ".")
     fail = (f" Failure ({m['failure_rounds']} round{'s' if m['failure_rounds'] != 1 else ''}): "
             f"{m['penalty']} fireflies." if m["penalty"] and m["failure_rounds"] else "")
     if not m["penalty"] and m["failure_rounds"]:
@@ -686,53 +782,29 @@ def mission_text(m: Mapping[str, Any]) -> str:
 
 def mission_short(m: Mapping[str, Any]) -> str:
     end = m["round"] + m["failure_rounds"] - 1 if m["failure_rounds"] else m["expires"]
-    return (f"[{m['id']}] {m['name']}: {m['node']} {m['shape']}, +{m['reward']}"
+    what = "decided by the host" if m.get("manual") else f"{m['node']} {m['shape']}"
+    return (f"[{m['id']}] {m['name']}: {what}, +{m['reward']}"
             + (f", {m['penalty']} on failure" if m["penalty"] else "")
             + (f", until the end of round {end}" if end else ", until completed"))
-
-
-def read_tiebreak(table: Sequence[Sequence[str]] | None) -> tuple[list[str], list[str]]:
-    """The Gamewide Tiebreak ranking (best first) and sentences for what is wrong."""
-    if not table:
-        return [], []
-    idx = _header(table)
-    if "player" not in idx:
-        return [], [f"the {TIEBREAK_TABLE} table needs a header row 'rank,player'"]
-    rows, problems, seen = [], [], {}
-    for n, row in enumerate(table[1:], start=2):
-        name = _cell(row, idx, "player")
-        if not name:
-            continue
-        rank_text = _cell(row, idx, "rank") if "rank" in idx else str(n - 1)
-        rank = parse_int(rank_text)
-        if rank is None:
-            problems.append(f"{TIEBREAK_TABLE} row {n}: rank {rank_text!r} must be a whole number (1 = best)")
-            continue
-        if name.casefold() in seen:
-            problems.append(f"{TIEBREAK_TABLE} row {n}: {name} is already ranked on row {seen[name.casefold()]}")
-            continue
-        seen[name.casefold()] = n
-        rows.append((rank, n, name))
-    ranks = [r for r, _, _ in rows]
-    for r in sorted(set(ranks)):
-        if ranks.count(r) > 1:
-            problems.append(f"{TIEBREAK_TABLE}: rank {r} is given to more than one player; ranks must differ")
-    return [name for _, _, name in sorted(rows)], problems
 
 
 # ------------------------------------------------------------- pregame (A26-A30)
 
 def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, int], universe: Sequence[str],
-                 rng: Rng, mode: str, what: str) -> tuple[dict[str, str], dict[str, str], set[str], list[str]]:
+                 rng: Rng, mode: str, what: str, records: list[dict[str, Any]] | None = None
+                 ) -> tuple[dict[str, str], dict[str, str], set[str], list[str]]:
     """Pass-by-pass assignment of one node type (R22-R25, A27, A30).
 
-    Returns (player -> key, player -> how it was got, players who were in a tie, log lines)."""
+    Returns (player -> key, player -> how it was got, players who were in a tie, log lines).
+    `records`, when given, receives one dict per coordinate given out: pass, key, claimants
+    [(player, choice, bid)], winner, decided_by ("alone", "bid", "draw", "fallback"), drawn_among."""
     players = sorted(lists)
     taken: dict[str, str] = {}
     got: dict[str, str] = {}
     how: dict[str, str] = {}
     contested: set[str] = set()
     log: list[str] = []
+    records = records if records is not None else []
     passes = LIST_LENGTH if mode == "strict" else len(universe)
     for k in range(passes):
         claims: dict[str, list[tuple[str, int]]] = {}
@@ -757,57 +829,472 @@ def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, i
         for key in sorted(claims):
             cands = claims[key]
             names = [c for c, _ in cands]
+            drawn: list[str] = []
             if len(cands) == 1:
-                winner = names[0]
+                winner, by = names[0], "alone"
             else:
                 contested.update(names)
                 top = max(bids.get(c, 0) for c in names)
                 tops = sorted(c for c in names if bids.get(c, 0) == top)
                 if len(tops) == 1:
-                    winner = tops[0]
+                    winner, by = tops[0], "bid"
                     log.append(f"{what} pass {k + 1}: {key} wanted by {', '.join(sorted(names))}; "
                                f"{winner} bid most ({top})")
                 else:
-                    winner = rng.choice(tops)
+                    winner, by, drawn = rng.choice(tops), "draw", tops
                     log.append(f"{what} pass {k + 1}: {key} wanted by {', '.join(sorted(names))}; "
                                f"bids tied at {top} among {', '.join(tops)}; seeded draw: {winner}")
             taken[key] = winner
             got[winner] = key
             choice = dict(cands)[winner]
-            how[winner] = f"your {ORDINALS[choice] if choice < len(ORDINALS) else str(choice + 1)} choice"
+            how[winner] = f"your {ordinal(choice + 1)} choice"
+            records.append({"pass": k + 1, "key": key, "claimants": [(c, i + 1, bids.get(c, 0)) for c, i in cands],
+                            "winner": winner, "decided_by": by, "drawn_among": drawn})
     for p in players:
         if p not in got:
             free = sorted(k for k in universe if k not in taken)
             key = rng.choice(free)
             taken[key] = p
             got[p] = key
-            how[p] = "a random free coordinate (no entry of your list could be given)"  # A27
-            log.append(f"{what}: {p} got no listed coordinate; seeded draw among free ones: {key}")
+            how[p] = "a random free coordinate (no entry of your list could be given)"
+            log.append(f"{what}: {p} got no listed coordinate; seeded draw among free ones: {key} (A27)")
+            records.append({"pass": 0, "key": key, "claimants": [], "winner": p, "decided_by": "fallback",
+                            "drawn_among": [], "free": len(free)})
     return got, how, contested, log
 
 
-# ------------------------------------------------------------- drawing
+# ------------------------------------------------------------- round results as data
+# Every report and picture is drawn from these (render, picture below). Coordinates are each
+# node's own: a border node on corner (x, y), x = 0..columns, y = 0..rows; a central node in
+# cell (c, r), 0-based (A3); labels are as players write them ("C3", "C1 bottom right").
+# Audiences follow the rulings' information model (section (c)): the board, completions and
+# the end are public; a player's own actions, nodes, missions and totals are theirs; who is
+# who, who collided with whom, other players' lists, bids and draws are the host's alone.
+
+@fact
+@dataclass(frozen=True)
+class BugcatcherBoard(Fact):
+    """The board the round was played on (R3, A1, A36): size and blocked cells (labels)."""
+    round: int
+    columns: int
+    rows: int
+    blocked: tuple[str, ...] = ()
+
+
+@fact
+@dataclass(frozen=True)
+class NodeMarker(Fact):
+    """A node on the public board, unlabelled (R26, R64, A33): where a round starts ("start") or
+    ends ("end"). `colour` is "" unless colours are public (Round 1's start, public_node_colors)."""
+    phase: str          # start or end
+    node: str           # border or central
+    at: tuple[int, int]
+    label: str
+    colour: str = ""
+
+
+@fact
+@dataclass(frozen=True)
+class PathPlaced(Fact):
+    """A successful path on the public board (R63, R65), unowned; `step` is 0 unless the step order
+    is public (public_step_order)."""
+    node: str           # border or central
+    frm: tuple[int, int]
+    to: tuple[int, int]
+    frm_label: str
+    to_label: str
+    colour: str
+    step: int = 0
+
+
+@fact
+@dataclass(frozen=True)
+class MissionPresented(Fact):
+    """A mission on a round's board (R48, A37), as the players read it."""
+    round: int
+    mission: str
+    name: str
+    node: str
+    shape: str          # "" for a manual mission
+    manual: bool
+    reward: int
+    penalty: int
+    failure_rounds: int | None
+    expires_after_round: int | None
+    text: str           # the board's wording
+
+
+@fact
+@dataclass(frozen=True)
+class MissionCompleted(Fact):
+    """R62: a mission was completed this round (never who)."""
+    mission: str
+    name: str
+
+
+@fact
+@dataclass(frozen=True)
+class MissionClosed(Fact):
+    """A mission nobody can complete any more: its window ended (A19)."""
+    mission: str
+    name: str
+
+
+@fact
+@dataclass(frozen=True)
+class PriorityClaim:
+    """One player's claim in a pregame pass: their `choice`-th entry, with their bid."""
+    player: str
+    choice: int
+    bid: int
+
+
+@fact
+@dataclass(frozen=True)
+class PriorityPass(Fact):
+    """A coordinate given out in pass `pass_no` of one priority list (R22-R25, A27, A30): who claimed
+    it, who got it and how: "alone", "bid" (the highest bid) or "draw" (a seeded draw among
+    `drawn_among`, the top bids). The host's alone."""
+    list: str           # central or border
+    pass_no: int
+    coordinate: str
+    claimants: tuple[PriorityClaim, ...]
+    winner: str
+    decided_by: str
+    drawn_among: tuple[str, ...] = ()
+
+
+@fact
+@dataclass(frozen=True)
+class PriorityFallback(Fact):
+    """A player no listed entry could be given: a seeded draw among the `free` coordinates (A27)."""
+    list: str
+    player: str
+    coordinate: str
+    free: int
+
+
+@fact
+@dataclass(frozen=True)
+class PriorityBid(Fact):
+    """A player's tiebreak bid on a list (R21, A26, E-P5): as typed, after the cap, and charged."""
+    player: str
+    list: str           # central, border, or both (bid_scope shared)
+    wanted: int
+    bid: int
+    charged: int
+
+
+@fact
+@dataclass(frozen=True)
+class StartingNode(Fact):
+    """Where a player's node starts Round 1 (R23, R24, R11): `choice` is the entry of the list
+    that got it (1 = first), 0 for a random free coordinate (A27)."""
+    player: str
+    node: str
+    at: tuple[int, int]
+    label: str
+    choice: int
+    colour: str
+
+
+@fact
+@dataclass(frozen=True)
+class IntakeProblem(Fact):
+    """Something wrong with a player's submission, and what was done (E1-E7, E-P1-E-P6)."""
+    player: str
+    problem: Problem
+
+
+@fact
+@dataclass(frozen=True)
+class NoSubmission(Fact):
+    """The player submitted nothing this round (E11): `repeated` holds the actions repeated from
+    their last submission (missing_policy repeat_last), else nothing happened."""
+    player: str
+    policy: str
+    repeated: tuple[str, ...] = ()
+
+
+@fact
+@dataclass(frozen=True)
+class ActionStep(Fact):
+    """One step of a player's round (R29): the action, what became of it and what it cost.
+
+    result: placed, swap, idle, stopped (its node stopped earlier), offboard, blocked (a blocked
+    cell, A36) or collision. `cases` are the collision cases it met (R37-R43), `self_cases` those
+    met only with the player's own paths or nodes (R45). `energy`/`garnet` are what it cost (R13-R15,
+    A16) and `collisions` how many "collisions caused" it counts (R72, A13). For a swap, `colour` is
+    the border node's new colour."""
+    player: str
+    step: int
+    action: str
+    node: str           # border, central or "" for a swap
+    result: str
+    frm: tuple[int, int] | None = None
+    to: tuple[int, int] | None = None
+    frm_label: str = ""
+    to_label: str = ""
+    colour: str = ""
+    cases: tuple[int, ...] = ()
+    self_cases: tuple[int, ...] = ()
+    energy: int = 0
+    garnet: int = 0
+    collisions: int = 0
+
+
+@fact
+@dataclass(frozen=True)
+class CollisionHit:
+    """One party of a collision: the case (1-4) and the other player (the same player: themselves)."""
+    case: int
+    other: str
+
+
+@fact
+@dataclass(frozen=True)
+class CollisionRecord(Fact):
+    """Who collided with whom (R37-R45): the host's alone (never published, section (c))."""
+    step: int
+    player: str
+    action: str
+    node: str
+    at: str             # the point it tried to reach
+    hits: tuple[CollisionHit, ...]
+    counted: int
+
+
+@fact
+@dataclass(frozen=True)
+class NodePath(Fact):
+    """A node's successful path this round (R6, R31, A11): its moves and the step of each move."""
+    player: str
+    node: str
+    start: tuple[int, int]
+    end: tuple[int, int]
+    start_label: str
+    end_label: str
+    moves: str
+    steps: tuple[int, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class EnergyUsed(Fact):
+    """Energy a player spent this round (R12-R15, A16): paths and swaps that ran, of `limit`;
+    a garnet swap costs a garnet instead."""
+    player: str
+    energy: int
+    limit: int
+    paths: int
+    swaps: int
+    garnet_swaps: int
+
+
+@fact
+@dataclass(frozen=True)
+class MissionAccepted(Fact):
+    """A player's acceptance (R51, R52, A18, E7): `ok` False when it was ignored, with the reason."""
+    player: str
+    mission: str
+    name: str
+    ok: bool = True
+    reason: str = ""
+
+
+@fact
+@dataclass(frozen=True)
+class MissionCheck(Fact):
+    """A mission checked for a player this round (A22-A25): by shape (the node, the variant found,
+    the steps whose moves matched) or by the host (manual, A21; `pending` until entered). The
+    window is the rounds in which it can be completed (A19); `window_last` 0 = until completed."""
+    player: str
+    mission: str
+    name: str
+    how: str            # shape or host
+    matched: bool
+    node: str = ""
+    moves: str = ""
+    variant: str = ""
+    steps: tuple[int, ...] = ()
+    window_first: int = 0
+    window_last: int = 0
+    pending: bool = False
+
+
+@fact
+@dataclass(frozen=True)
+class MissionReward(Fact):
+    """A player's share of a mission reward (R53, R54, A24): ceil(reward / completers)."""
+    player: str
+    mission: str
+    name: str
+    reward: int
+    completers: int
+    share: int
+
+
+@fact
+@dataclass(frozen=True)
+class MissionPenalty(Fact):
+    """A failed mission's penalty (R56, A19, A20): why is "completed_by_others" or "window_ended"."""
+    player: str
+    mission: str
+    name: str
+    penalty: int
+    why: str
+
+
+@fact
+@dataclass(frozen=True)
+class MissionCompleters(Fact):
+    """Who completed a mission and the share each got: the host's alone (R62)."""
+    mission: str
+    players: tuple[str, ...]
+    share: int
+
+
+@fact
+@dataclass(frozen=True)
+class ManualMissionPending(Fact):
+    """A manual mission whose completers the host has not entered (A21): counts as not completed."""
+    mission: str
+    name: str
+    round: int
+    candidates: tuple[str, ...]
+    decision: str       # the decision's key
+
+
+@fact
+@dataclass(frozen=True)
+class FireflyBreakdown(Fact):
+    """Where a player's fireflies came from this round: paths (R32), rewards, penalties (A34)."""
+    player: str
+    paths: int
+    rewards: int
+    penalties: int
+
+
+@fact
+@dataclass(frozen=True)
+class FireflyTotal(Fact):
+    """The player's own firefly count at the end of the round, told privately (R66, R67)."""
+    player: str
+    before: int
+    change: int
+    total: int
+
+
+@fact
+@dataclass(frozen=True)
+class CollisionsCaused(Fact):
+    """A player's collisions caused this round and over the game (R72, A13)."""
+    player: str
+    this_round: int
+    total: int
+
+
+@fact
+@dataclass(frozen=True)
+class NextNodes(Fact):
+    """A player's nodes and colours for the next round (R6, A11, A15)."""
+    player: str
+    border: tuple[int, int]
+    central: tuple[int, int]
+    border_label: str
+    central_label: str
+    border_colour: str
+
+
+@fact
+@dataclass(frozen=True)
+class FinalCount(Fact):
+    """R68, A35: a player's final fireflies and place; missions and collisions only where a tie
+    used them (or reveal_all_stats), else None."""
+    place: int
+    player: str
+    fireflies: int
+    missions: int | None = None
+    collisions: int | None = None
+
+
+@fact
+@dataclass(frozen=True)
+class TieBreakStep(Fact):
+    """Two players tied on fireflies, next to each other in the final order, and the step of R71
+    that separated them: "missions", "collisions", "gamewide", or "pending" (the Gamewide
+    Tiebreak is not entered) / "not needed" (a full tie nowhere near the winner or the EC)."""
+    above: str
+    below: str
+    fireflies: int
+    by: str
+    above_value: int = 0
+    below_value: int = 0
+
+
+@fact
+@dataclass(frozen=True)
+class MainMatchResult(Fact):
+    """The winner and the Elimination Candidate (R69, R70); None while a decision is pending."""
+    winner: str | None
+    ec: str | None
+    pending: tuple[str, ...] = ()   # the keys of the decisions still missing
+
+
+@fact
+@dataclass(frozen=True)
+class FireflyGarnets(Fact):
+    """R73, A31: garnets for every 30 fireflies."""
+    player: str
+    fireflies: int
+    garnets: int
+
+
+@fact
+@dataclass(frozen=True)
+class FinalStats(Fact):
+    """Every player's final figures, the host's alone (A35 reveals them only where ties used them)."""
+    player: str
+    fireflies: int
+    missions: int
+    collisions: int
+
+
+FACT_TYPES = (BugcatcherBoard, NodeMarker, PathPlaced, MissionPresented, MissionCompleted, MissionClosed,
+              PriorityClaim, PriorityPass, PriorityFallback, PriorityBid, StartingNode, IntakeProblem,
+              NoSubmission, ActionStep, CollisionHit, CollisionRecord, NodePath, EnergyUsed, MissionAccepted,
+              MissionCheck, MissionReward, MissionPenalty, MissionCompleters, ManualMissionPending,
+              FireflyBreakdown, FireflyTotal, CollisionsCaused, NextNodes, FinalCount, TieBreakStep,
+              MainMatchResult, FireflyGarnets, FinalStats)
+
+
+# ------------------------------------------------------------- drawing: the board as a grid of cells
 
 FILL = {BLUE: "2E75B6", BLACK: "000000"}
-GRAY, POINT, LABEL = "D9D9D9", "F2F2F2", "FFFFFF"
+GRAY, POINT, LABEL, BLOCKED = "D9D9D9", "F2F2F2", "FFFFFF", "843C0C"
 
 
 def draw_board(cols: int, rows: int, segments: Sequence[Mapping[str, Any]], starts: Sequence[Mapping[str, Any]],
-               ends: Sequence[Mapping[str, Any]], step_order: bool = False) -> tuple[tuple[Cell, ...], ...]:
+               ends: Sequence[Mapping[str, Any]], step_order: bool = False,
+               blocked: Sequence[Sequence[int]] = ()) -> tuple[tuple[Cell, ...], ...]:
     """The board on a (2*cols+1) x (2*rows+1) grid of cells, plus a label row and column.
 
     Odd/odd cells are the gray squares (cell centres), even/even cells the corner points,
     the others the cell edges, which are also where a central path crosses from one cell
-    to the next (A4). segments: {"node", "frm", "to", "colour", "step"}; starts/ends:
-    {"at", "colour" or None}. Border paths are drawn ─ │, central paths ═ ║, each filled
-    in its colour; S marks a node at the start of the round, E at the end (A33)."""
+    to the next (A4). segments: {"node", "frm", "to", "colour", "step"} in fine points;
+    starts/ends: {"at", "colour" or None}; blocked: fine cells (A36, drawn X). Border paths
+    are drawn ─ │, central paths ═ ║, each filled in its colour; S marks a node at the start
+    of the round, E at the end (A33). Segments are drawn in the order given."""
     W, H = 2 * cols + 1, 2 * rows + 1
     fill: dict[tuple[int, int], str] = {}
     text: dict[tuple[int, int], str] = {}
     font: dict[tuple[int, int], str] = {}
     border_at: dict[tuple[int, int], Mapping[str, Any]] = {}
     central_at: dict[tuple[int, int], Mapping[str, Any]] = {}
-    for s in sorted(segments, key=lambda s: (s["step"], s["node"], tuple(s["frm"]))):
+    for at in blocked:
+        fill[tuple(at)] = BLOCKED
+        text[tuple(at)] = "X"
+    for s in segments:
         (x0, y0), (x1, y1) = s["frm"], s["to"]
         mid = ((x0 + x1) // 2, (y0 + y1) // 2)
         (border_at if s["node"] == "B" else central_at)[mid] = s
@@ -847,23 +1334,160 @@ def draw_board(cols: int, rows: int, segments: Sequence[Mapping[str, Any]], star
             base = GRAY if (X % 2 and Y % 2) else (POINT if (X % 2 == 0 and Y % 2 == 0) else None)
             f = fill.get(at, base)
             t = text.get(at, "·" if (X % 2 == 0 and Y % 2 == 0) else "")
-            fc = font.get(at) or ("FFFFFF" if f in (FILL[BLUE], FILL[BLACK]) else None)
+            fc = font.get(at) or ("FFFFFF" if f in (FILL[BLUE], FILL[BLACK], BLOCKED) else None)
             row.append(Cell(t, f, at in marks, fc))
         out.append(tuple(row))
     return tuple(out)
-
-
-def _path_counts(segs: Sequence[Mapping[str, Any]]) -> str:
-    def n(node: str, col: str) -> int:
-        return sum(1 for s in segs if s["node"] == node and s["colour"] == col)
-    return (f"Paths placed: {len(segs)} (border: {n('B', BLUE)} blue, {n('B', BLACK)} black; "
-            f"central: {n('C', BLUE)} blue, {n('C', BLACK)} black).")
 
 
 LEGEND = (("blue path", FILL[BLUE]), ("black path", FILL[BLACK]), ("cell (gray square)", GRAY),
           ("border paths are drawn ─ │ along the edges, central paths ═ ║ from cell to cell", LABEL),
           ("corner point (border nodes move along the lines between them)", POINT),
           ("S = a node at the start of the round, E = at the end, SE = did not move", LABEL))
+LEGEND_BLOCKED = (("X = a blocked cell: no central node starts in it or enters it", BLOCKED),)
+
+
+def _grid_from_facts(facts: Sequence[Any], step_order: bool) -> tuple[tuple[tuple[Cell, ...], ...], tuple]:
+    """The report grid and legend of a round's public facts (board, paths, node markers)."""
+    board = of_type(facts, BugcatcherBoard)[0]
+    segs = [{"node": "B" if f.node == "border" else "C", "frm": fine_of(f.node, f.frm), "to": fine_of(f.node, f.to),
+             "colour": f.colour, "step": f.step} for f in of_type(facts, PathPlaced)]
+    marks = of_type(facts, NodeMarker)
+    starts = [{"at": fine_of(m.node, m.at), "colour": m.colour or None} for m in marks if m.phase == "start"]
+    ends = [{"at": fine_of(m.node, m.at), "colour": m.colour or None} for m in marks if m.phase == "end"]
+    blocked = [cell_fine(*parse_cell(label, board.columns, board.rows)) for label in board.blocked]
+    grid = draw_board(board.columns, board.rows, segs, starts, ends, step_order, blocked)
+    return grid, LEGEND + (LEGEND_BLOCKED if blocked else ())
+
+
+# ------------------------------------------------------------- the picture (PNG, drawn by sheetbridge.pictures)
+
+PIC_CELL, PIC_LEFT, PIC_TOP = 64, 40, 64
+PIC_LANE, PIC_START_RING, PIC_END = "BFBFBF", "404040", "FFC000"
+PIC_MINE, PIC_FAILED = "00B050", "C00000"
+
+
+def _px(fine: Sequence[int]) -> tuple[float, float]:
+    """Pixel centre of a fine point: corners on the cell lines, cell centres in the middle."""
+    return (PIC_LEFT + fine[0] * PIC_CELL / 2, PIC_TOP + fine[1] * PIC_CELL / 2)
+
+
+def board_picture(facts: Sequence[Any], title: str, viewer: str | None = None) -> Picture | None:
+    """The round's board: gray cells, blocked cells, every path in its colour, start and end nodes
+    (unlabelled) and a legend. For a player (`viewer`), their own nodes are ringed and their own
+    failed paths drawn dashed, from their own facts only."""
+    boards = of_type(facts, BugcatcherBoard)
+    if not boards:
+        return None
+    board = boards[0]
+    cols, rows = board.columns, board.rows
+    S = PIC_CELL
+    shapes: list[Any] = [Label(10, 10, title, size=18, bold=True)]
+    for c in range(cols):
+        shapes.append(Label(PIC_LEFT + (c + 0.5) * S, PIC_TOP - 16, chr(ord("A") + c), size=14, anchor="mm"))
+    for r in range(rows):
+        shapes.append(Label(PIC_LEFT - 20, PIC_TOP + (r + 0.5) * S, str(r + 1), size=14, anchor="mm"))
+    for x in range(cols + 1):     # the lanes border nodes move along
+        shapes.append(Line(((PIC_LEFT + x * S, PIC_TOP), (PIC_LEFT + x * S, PIC_TOP + rows * S)), PIC_LANE, 1))
+    for y in range(rows + 1):
+        shapes.append(Line(((PIC_LEFT, PIC_TOP + y * S), (PIC_LEFT + cols * S, PIC_TOP + y * S)), PIC_LANE, 1))
+    blocked = {parse_cell(label, cols, rows) for label in board.blocked}
+    for r in range(rows):
+        for c in range(cols):
+            x, y = PIC_LEFT + c * S + 8, PIC_TOP + r * S + 8
+            if (c, r) in blocked:
+                shapes.append(Box(x, y, S - 16, S - 16, fill=BLOCKED, outline=None))
+                shapes.append(Line(((x + 10, y + 10), (x + S - 26, y + S - 26)), "FFFFFF", 3))
+                shapes.append(Line(((x + 10, y + S - 26), (x + S - 26, y + 10)), "FFFFFF", 3))
+            else:
+                shapes.append(Box(x, y, S - 16, S - 16, fill=GRAY, outline=None))
+    paths = of_type(facts, PathPlaced)
+    for f in paths:
+        shapes.append(Line((_px(fine_of(f.node, f.frm)), _px(fine_of(f.node, f.to))), FILL[f.colour], 6))
+    mine = []
+    failed = []
+    if viewer is not None:
+        for f in of_type(facts, StartingNode):
+            if f.player == viewer:
+                mine.append(fine_of(f.node, f.at))
+        for f in of_type(facts, NodePath):
+            if f.player == viewer:
+                mine += [fine_of(f.node, f.start), fine_of(f.node, f.end)]
+        for f in of_type(facts, ActionStep):
+            if f.player == viewer and f.result in ("collision", "offboard", "blocked") and f.frm is not None:
+                failed.append((fine_of(f.node, f.frm), fine_of(f.node, f.to)))
+        if not mine and not failed:
+            return None
+    for a, b in failed:
+        shapes.append(Line((_px(a), _px(b)), PIC_FAILED, 3, dashed=True))
+    for at in dict.fromkeys(mine):
+        x, y = _px(at)
+        shapes.append(Dot(x, y, 14, PIC_MINE))
+    for m in of_type(facts, NodeMarker):
+        x, y = _px(fine_of(m.node, m.at))
+        if m.phase == "start":
+            shapes.append(Dot(x, y, 9, FILL[m.colour] if m.colour else "FFFFFF", PIC_START_RING))
+        else:
+            shapes.append(Dot(x, y, 5, FILL[m.colour] if m.colour else PIC_END, PIC_END))
+    for f in paths:
+        if f.step:
+            (x0, y0), (x1, y1) = _px(fine_of(f.node, f.frm)), _px(fine_of(f.node, f.to))
+            shapes.append(Box((x0 + x1) / 2 - 8, (y0 + y1) / 2 - 8, 16, 16, fill="FFFFFF", outline="404040"))
+            shapes.append(Label((x0 + x1) / 2, (y0 + y1) / 2, str(f.step), size=11, anchor="mm"))
+    legend = [("blue path", FILL[BLUE], None), ("black path", FILL[BLACK], None), ("cell (gray square)", GRAY, None)]
+    if blocked:
+        legend.append(("blocked cell", BLOCKED, None))
+    legend += [("a node where the round starts", "FFFFFF", PIC_START_RING),
+               ("a node where the round ends", PIC_END, PIC_END)]
+    if viewer is not None:
+        legend += [("your nodes", PIC_MINE, None)] + ([("your path that failed", PIC_FAILED, None)] if failed else [])
+    y = PIC_TOP + rows * S + 18
+    for text, colour, ring in legend:
+        shapes.append(Box(PIC_LEFT, y, 22, 14, fill=colour, outline=ring or "404040"))
+        shapes.append(Label(PIC_LEFT + 30, y, text, size=13))
+        y += 20
+    width = max(PIC_LEFT + cols * S + 24, 360)
+    return Picture(int(width), int(y + 8), tuple(shapes), title=title)
+
+
+# ------------------------------------------------------------- texts drawn from the facts
+
+def _steps_text(steps: Sequence[int]) -> str:
+    """(1, 2, 3) -> 'steps 1-3'; (1, 3, 4) -> 'steps 1, 3, 4'."""
+    if not steps:
+        return ""
+    if list(steps) == list(range(steps[0], steps[0] + len(steps))) and len(steps) > 1:
+        return f"steps {steps[0]}-{steps[-1]}"
+    return ("step " if len(steps) == 1 else "steps ") + ", ".join(map(str, steps))
+
+
+def _action_text(f: ActionStep, offboard_policy: str) -> str:
+    tail = ("; this node places no more paths this round" if offboard_policy == "stop_node"
+            else "; only this action is skipped")
+    if f.result == "placed":
+        return f"placed {f.colour} path {f.frm_label} -> {f.to_label}"
+    if f.result == "swap":
+        return f"colour swap: border now {f.colour}, central now {other(f.colour)}"
+    if f.result == "idle":
+        return "idle step (blank row)"
+    if f.result == "stopped":
+        return f"invalidated: your {f.node} node stopped earlier this round"
+    if f.result == "offboard":
+        return f"invalid: from {f.frm_label} it would leave the board{tail}"
+    if f.result == "blocked":
+        return f"invalid: {f.to_label} is a blocked cell{tail}"
+    parts = []
+    for c in f.cases:
+        mine = c in f.self_cases
+        whose = "your own node or path" if mine else "another node or path"
+        crossed = "your own path" if mine else "another path"
+        parts.append({
+            1: f"case 1: {f.to_label} was already claimed by {whose}",
+            2: f"case 2: another path reached {f.to_label} at the same step",
+            3: f"case 3: a {f.colour} path of the other kind crossed it at the same step",
+            4: f"case 4: it crossed a {f.colour} path placed earlier by {crossed}",
+        }[c])
+    return f"collision ({'; '.join(parts)}): invalidated, and this node places no more paths this round"
 
 
 # ------------------------------------------------------------- the game
@@ -876,25 +1500,28 @@ class Bugcatcher(GameRules):
         opts = {**DEFAULTS, **options}
         if not 2 <= opts["columns"] <= 26 or not 2 <= opts["rows"] <= 26 or opts["rounds"] < 1:
             raise ConfigError("options columns and rows must be 2 to 26, and rounds at least 1")
-        if len(players) > opts["columns"] * opts["rows"]:
-            raise ConfigError(f"{len(players)} players do not fit on {opts['columns'] * opts['rows']} cells")
+        blocked, bad = parse_blocked(opts["blocked_cells"], opts["columns"], opts["rows"])
+        if bad:
+            raise ConfigError(f"option blocked_cells: {', '.join(bad)} is not a cell of the "
+                              f"{opts['columns']}x{opts['rows']} board; list cells such as C3, D4")
+        opts["blocked_cells"] = ", ".join(cell_label(*c) for c in blocked)
+        usable = opts["columns"] * opts["rows"] - len(blocked)
+        if len(players) > usable:
+            raise ConfigError(f"{len(players)} players do not fit on {usable} usable cells; "
+                              "block fewer cells (option blocked_cells) or use a larger board")
         missions, _ = read_missions(tables.get(MISSIONS_TABLE))
         return {"round": 0, "finished": False, "options": opts, "players": list(players),
                 "nodes": {}, "border_colour": {p: BLUE for p in players},
                 "fireflies": {p: 0 for p in players}, "missions_completed": {p: 0 for p in players},
                 "collisions": {p: 0 for p in players}, "missions": missions, "board": None,
-                "history": {p: [] for p in players}, "final": None}
+                "history": {p: [] for p in players}, "last_actions": {p: [] for p in players},
+                "pending_manual": [], "final": None}
 
     def check_tables(self, tables: Tables) -> list[str]:
-        out = []
         if MISSIONS_TABLE not in tables:
-            out.append(f"the {MISSIONS_TABLE} table is missing: add a tab named {MISSIONS_TABLE!r} "
-                       "(the default is templates/bugcatcher/missions.csv)")
-        else:
-            out += read_missions(tables[MISSIONS_TABLE])[1]
-        if TIEBREAK_TABLE in tables:
-            out += read_tiebreak(tables[TIEBREAK_TABLE])[1]
-        return out
+            return [f"the {MISSIONS_TABLE} table is missing: add a tab named {MISSIONS_TABLE!r} "
+                    "(the default is templates/bugcatcher/missions.csv)"]
+        return read_missions(tables[MISSIONS_TABLE])[1]
 
     # ---- helpers ----------------------------------------------------------
     @staticmethod
@@ -908,7 +1535,8 @@ class Bugcatcher(GameRules):
 
     def _cells(self, state: State) -> tuple[str, ...]:
         cols, rows = self._dims(state)
-        return tuple(cell_label(c, r) for r in range(rows) for c in range(cols))
+        blocked = blocked_fine(state["options"])
+        return tuple(cell_label(c, r) for r in range(rows) for c in range(cols) if cell_fine(c, r) not in blocked)
 
     def _node_text(self, state: State, player: str) -> list[str]:
         cols, rows = self._dims(state)
@@ -919,27 +1547,41 @@ class Bugcatcher(GameRules):
         return [f"Border node: {fine_label(nodes['B'], cols, rows)} ({bc} paths)",
                 f"Central node: {fine_label(nodes['C'], cols, rows)} ({other(bc)} paths)"]
 
+    def _presented(self, st: State, r: int) -> list[MissionPresented]:
+        return [MissionPresented(r, m["id"], m["name"], m["node"], m["shape"], bool(m.get("manual")), m["reward"],
+                                 m["penalty"], m["failure_rounds"], m["expires"], mission_text(m))
+                for m in self._board(st, r)]
+
+    def _board_fact(self, st: State, r: int) -> BugcatcherBoard:
+        blocked, _ = parse_blocked(st["options"]["blocked_cells"], *self._dims(st))
+        return BugcatcherBoard(r, st["options"]["columns"], st["options"]["rows"],
+                               tuple(cell_label(*c) for c in blocked))
+
     # ---- forms ------------------------------------------------------------
     def form(self, state: State, player: str) -> Form:
         opts = state["options"]
         last = opts["rounds"]
         if state["round"] == 0:
             cells = self._cells(state)
+            all_cells = tuple(cell_label(c, r) for r in range(self._dims(state)[1])
+                              for c in range(self._dims(state)[0]))
+            blocked_note = ((f"Blocked cells (no central node there): {opts['blocked_cells']}.",)
+                            if opts["blocked_cells"] else ())
             central = Section("central", "Central node priority list (black in Round 1)",
                               (Field("cell", "Cell", FieldKind.CHOICE, cells, required=False,
                                      help="a cell such as C3"),),
                               rows=LIST_LENGTH, row_labels=ORDINALS[:LIST_LENGTH],
-                              help="9 different cells, best first")  # R17, R18
+                              help="9 different cells, best first")
             border = Section("border", "Border node priority list (blue in Round 1)",
-                             (Field("cell", "Cell", FieldKind.CHOICE, cells, required=False,
+                             (Field("cell", "Cell", FieldKind.CHOICE, all_cells, required=False,
                                     help="a cell such as C1"),
                               Field("corner", "Corner", FieldKind.CHOICE, CORNERS, required=False,
                                     help="the corner of that cell")),
                              rows=LIST_LENGTH, row_labels=ORDINALS[:LIST_LENGTH],
-                             help="9 different corners, best first; C1 bottom right = D2 upper left")  # R19, R20
+                             help="9 different corners, best first; C1 bottom right = D2 upper left")
             if opts["bid_scope"] == "shared":
                 bid_fields = (Field("bid", "Garnets bid (both lists)", FieldKind.INTEGER, minimum=0,
-                                    required=False, help="garnets spent to win ties"),)  # R21, R25
+                                    required=False, help="garnets spent to win ties"),)
             else:
                 bid_fields = (Field("central_bid", "Garnets bid: central list", FieldKind.INTEGER, minimum=0,
                                     required=False, help="garnets spent to win ties on your central list"),
@@ -954,6 +1596,7 @@ class Bugcatcher(GameRules):
                 "A coordinate wanted by several players in one pass goes to the highest bid, then a seeded draw.",
                 "Blank, unknown or repeated entries are skipped; a player left without a coordinate gets a "
                 "random free one.",
+                *blocked_note,
             ))
         r = state["round"]
         acts = Section("actions", "Actions, in order (one per row)",
@@ -970,7 +1613,7 @@ class Bugcatcher(GameRules):
                                            help="yes to take on this mission"),),
                                     rows=len(board),
                                     row_labels=tuple(f"{m['id']}: {m['name']}" for m in board),
-                                    help="Only this round's missions can be accepted; accepting is free."))  # R52
+                                    help="Only this round's missions can be accepted; accepting is free."))
         return Form(r, f"Round {r} of {last}", tuple(sections), help=(
             f"Round {r} of {last}: list up to {ENERGY} energy of actions in order; all players' k-th actions "
             "happen at the same time.",
@@ -980,6 +1623,8 @@ class Bugcatcher(GameRules):
             "swap swaps the colours of both your nodes (1 energy); gswap does the same for 1 garnet, once a round.",
             "A path onto a claimed point or crossing a same-coloured path collides: it and that node's later "
             "paths fail this round.",
+            *((f"Blocked cells (no central node may enter): {opts['blocked_cells']}.",)
+              if opts["blocked_cells"] else ()),
         ))
 
     # ---- parsing ----------------------------------------------------------
@@ -992,7 +1637,9 @@ class Bugcatcher(GameRules):
         opts = state["options"]
         cols, rows = self._dims(state)
         problems: list[Problem] = []
-        cells_allowed = f"a cell A1 to {cell_label(cols - 1, rows - 1)}"
+        blocked = blocked_fine(opts)
+        cells_allowed = f"a cell A1 to {cell_label(cols - 1, rows - 1)}" + (
+            f" except the blocked {opts['blocked_cells']}" if blocked else "")
         values: dict[str, Any] = {}
 
         # central list (R18)
@@ -1009,14 +1656,20 @@ class Bugcatcher(GameRules):
                 kind = ProblemKind.SYNTAX if is_formula(text) or not re.fullmatch(r"[A-Za-z]\s*\d+", text) \
                     else ProblemKind.ILLEGAL
                 problems.append(Problem(kind, player, fieldname, text, cells_allowed,
-                                        "a formula" if is_formula(text) else "not a cell of the board",  # E-P2
+                                        "a formula" if is_formula(text) else "not a cell of the board",
                                         "entry skipped: no claim in that pass"))
                 central.append(None)
                 continue
             key = key_of(cell_fine(*cell))
+            if cell_fine(*cell) in blocked:
+                problems.append(Problem(ProblemKind.ILLEGAL, player, fieldname, text, cells_allowed,
+                                        "a blocked cell: no central node can be there",
+                                        "entry skipped: no claim in that pass"))
+                central.append(None)
+                continue
             if key in seen:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, fieldname, text, "a cell not listed before",
-                                        f"already your {ORDINALS[seen[key]]} choice",  # E-P3
+                                        f"already your {ORDINALS[seen[key]]} choice",
                                         "entry skipped: no claim in that pass"))
                 central.append(None)
                 continue
@@ -1044,21 +1697,21 @@ class Bugcatcher(GameRules):
             shown = " ".join(x for x in (ctext, ktext) if x)
             if cell is None:
                 problems.append(Problem(ProblemKind.SYNTAX if not m else ProblemKind.ILLEGAL, player, fieldname,
-                                        shown, corner_allowed, "not a cell of the board",  # E-P2
+                                        shown, corner_allowed, "not a cell of the board",
                                         "entry skipped: no claim in that pass"))
                 border.append(None)
                 continue
             if corner is None:
                 problems.append(Problem(ProblemKind.MISSING if not (ktext or extra) else ProblemKind.SYNTAX,
                                         player, fieldname, shown, corner_allowed,
-                                        "no corner given" if not (ktext or extra) else "not a corner",  # E-P6, E-P2
+                                        "no corner given" if not (ktext or extra) else "not a corner",
                                         "entry skipped: no claim in that pass"))
                 border.append(None)
                 continue
             key = key_of(point_fine(*corner_point(cell[0], cell[1], corner)))
             if key in seen:
                 problems.append(Problem(ProblemKind.ILLEGAL, player, fieldname, shown, "a corner not listed before",
-                                        f"the same point as your {ORDINALS[seen[key]]} choice",  # E-P3, A28
+                                        f"the same point as your {ORDINALS[seen[key]]} choice",
                                         "entry skipped: no claim in that pass"))
                 border.append(None)
                 continue
@@ -1068,10 +1721,10 @@ class Bugcatcher(GameRules):
             filled = sum(1 for k in lst if k is not None)
             if filled == 0:
                 problems.append(Problem(ProblemKind.MISSING, player, name, "", f"{LIST_LENGTH} entries",
-                                        "no usable entry", "a random free coordinate after all passes"))  # E-P4
+                                        "no usable entry", "a random free coordinate after all passes"))
             elif filled < LIST_LENGTH and not any(p.field.startswith(name.split()[0]) for p in problems):
                 problems.append(Problem(ProblemKind.MISSING, player, name, f"{filled} entries",
-                                        f"{LIST_LENGTH} entries", "short list",  # E-P1
+                                        f"{LIST_LENGTH} entries", "short list",
                                         "you sit out the passes of the blank entries; if still without a "
                                         "coordinate, a random free one"))
         values["central"] = central + [None] * (LIST_LENGTH - len(central))
@@ -1098,7 +1751,7 @@ class Bugcatcher(GameRules):
                     if ok:
                         n = max(0, math.floor(f))
                         problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number 0 or more",
-                                                "not a whole number", f"bid {n}"))  # E-P5
+                                                "not a whole number", f"bid {n}"))
                     else:
                         reason = int_reason(text)
                         problems.append(Problem(ProblemKind.SYNTAX, player, name, text, "a whole number 0 or more",
@@ -1106,7 +1759,7 @@ class Bugcatcher(GameRules):
                         n = 0
                 elif n < 0:
                     problems.append(Problem(ProblemKind.ILLEGAL, player, name, text, "a whole number 0 or more",
-                                            "negative", "bid 0"))  # E-P5
+                                            "negative", "bid 0"))
                     n = 0
                 bid = n
             values[name] = bid
@@ -1127,12 +1780,12 @@ class Bugcatcher(GameRules):
                 if opts["blank_policy"] == "idle":
                     codes.append((i + 1, IDLE))
                 problems.append(Problem(ProblemKind.MISSING, player, fieldname, "", allowed,
-                                        "blank row between actions", gap))  # E2
+                                        "blank row between actions", gap))
                 continue
             code = None if is_formula(text) else parse_action(text)
             if code is None:
                 problems.append(Problem(ProblemKind.SYNTAX, player, fieldname, text, allowed,
-                                        "a formula" if is_formula(text) else "unknown action code", gap))  # E2
+                                        "a formula" if is_formula(text) else "unknown action code", gap))
                 if opts["blank_policy"] == "idle":
                     codes.append((i + 1, IDLE))
                 continue
@@ -1148,12 +1801,12 @@ class Bugcatcher(GameRules):
                 if seen_g:
                     if opts["extra_gswap"] == "as_swap":
                         problems.append(Problem(ProblemKind.ILLEGAL, player, label, "gswap",
-                                                "one garnet swap per round", "a second garnet swap",  # E3
+                                                "one garnet swap per round", "a second garnet swap",
                                                 "a normal swap costing 1 energy"))
                         c = SWAP
                     else:
                         problems.append(Problem(ProblemKind.ILLEGAL, player, label, "gswap",
-                                                "one garnet swap per round", "a second garnet swap",  # E3
+                                                "one garnet swap per round", "a second garnet swap",
                                                 "dropped"))
                         continue
                 else:
@@ -1163,13 +1816,13 @@ class Bugcatcher(GameRules):
                 if energy > ENERGY and opts["energy_overflow"] == "drop_excess":
                     problems.append(Problem(ProblemKind.ILLEGAL, player, label, c,
                                             f"at most {ENERGY} energy of actions",
-                                            f"energy {energy} of {ENERGY}", "dropped: it never runs"))  # E1
+                                            f"energy {energy} of {ENERGY}", "dropped: it never runs"))
                     continue
             kept.append(c)
             kept_rows.append(row_no)
         if energy > ENERGY and opts["energy_overflow"] == "reject_all":
             problems.append(Problem(ProblemKind.ILLEGAL, player, "actions", f"{energy} energy",
-                                    f"at most {ENERGY} energy of actions", "too much energy",  # E1
+                                    f"at most {ENERGY} energy of actions", "too much energy",
                                     "the whole list is rejected: no actions this round"))
             kept, kept_rows = [], []
         # E5 / E6 warnings: walk the plan without other players
@@ -1182,7 +1835,7 @@ class Bugcatcher(GameRules):
             if i >= len(board):
                 if text and yes_no(text):
                     problems.append(Problem(ProblemKind.ILLEGAL, player, f"mission row {i + 1}", text,
-                                            "only this round's missions", "no mission on this row", "ignored"))  # E7
+                                            "only this round's missions", "no mission on this row", "ignored"))
                 continue
             m = board[i]
             fieldname = f"accept {m['id']}"
@@ -1209,14 +1862,21 @@ class Bugcatcher(GameRules):
             where = f"action {step_rows[ev.step - 1]}" if ev.step - 1 < len(step_rows) else f"step {ev.step}"
             if ev.result == "offboard":
                 out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
-                                   "a path that stays on the board", "the path would leave the board",  # E5
+                                   "a path that stays on the board", "the path would leave the board",
+                                   "invalid at resolution; " + ("this node places no more paths this round"
+                                                               if opts["offboard_policy"] == "stop_node"
+                                                               else "only this action is skipped")))
+            elif ev.result == "blocked":
+                out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
+                                   "a path into a cell that is not blocked",
+                                   f"{fine_label(ev.to, *self._dims(state))} is a blocked cell",
                                    "invalid at resolution; " + ("this node places no more paths this round"
                                                                if opts["offboard_policy"] == "stop_node"
                                                                else "only this action is skipped")))
             elif ev.result == "collision":
                 out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
                                    "a path onto a point your paths have not claimed",
-                                   "it collides with your own path or node (self-collision)",  # R45, A7, E6
+                                   "it collides with your own path or node (a self-collision)",
                                    "invalidated at resolution, counted as a collision caused; this node "
                                    "places no more paths this round"))
         return out
@@ -1227,6 +1887,7 @@ class Bugcatcher(GameRules):
             names = ("bid",) if state["options"]["bid_scope"] == "shared" else ("central_bid", "border_bid")
             return {"central": [None] * LIST_LENGTH, "border": [None] * LIST_LENGTH, **{n: 0 for n in names}}
         return {"actions": [], "accept": []}
+
 
     # ---- resolution ---------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
@@ -1265,52 +1926,79 @@ class Bugcatcher(GameRules):
         cols, rows = self._dims(st)
         host_log: list[str] = []
         ledger: list[LedgerEntry] = []
+        facts: list[Any] = []
         vals: dict[str, Mapping[str, Any]] = {}
         for p in players:
             sub = ri.submissions.get(p)
             vals[p] = sub.values if sub is not None else self.default_submission(st, p, rng)
             if sub is None:
                 host_log.append(f"{p}: no pregame submission; random free coordinates (E-P4)")
+                facts.append(NoSubmission(p, "pregame", audience=(p,)))
+            else:
+                facts.extend(IntakeProblem(p, pr, audience=(p,)) for pr in sub.problems)
         # bids, capped by the balance (E-P5)
+        wanted_c: dict[str, int] = {}
+        wanted_b: dict[str, int] = {}
         bids_c: dict[str, int] = {}
         bids_b: dict[str, int] = {}
-        notes: dict[str, list[str]] = {p: [] for p in players}
         for p in players:
             bal = max(0, int(ri.balances.get(p, 0)))
             if opts["bid_scope"] == "shared":
                 want = int(vals[p].get("bid", 0) or 0)
-                b = min(want, bal)
-                if b < want:
-                    notes[p].append(f"your bid of {want} is more than your {bal} garnet(s): capped at {b}")  # E-P5
-                bids_c[p] = bids_b[p] = b
+                wanted_c[p] = wanted_b[p] = want
+                bids_c[p] = bids_b[p] = min(want, bal)
             else:
                 wc, wb = int(vals[p].get("central_bid", 0) or 0), int(vals[p].get("border_bid", 0) or 0)
-                c = min(wc, bal)
-                b = min(wb, bal - c)
-                if c < wc or b < wb:
-                    notes[p].append(f"your bids ({wc} central, {wb} border) are more than your {bal} garnet(s): "
-                                    f"capped at {c} and {b}")  # E-P5
-                bids_c[p], bids_b[p] = c, b
-        cells = [key_of(cell_fine(c, r)) for r in range(rows) for c in range(cols)]
+                wanted_c[p], wanted_b[p] = wc, wb
+                bids_c[p] = min(wc, bal)
+                bids_b[p] = min(wb, bal - bids_c[p])
+            if (bids_c[p], bids_b[p]) != (wanted_c[p], wanted_b[p]):
+                host_log.append(f"{p}: bids capped at the balance {bal} (E-P5)")
+        blocked = blocked_fine(opts)
+        cells = [key_of(cell_fine(c, r)) for r in range(rows) for c in range(cols) if cell_fine(c, r) not in blocked]
         points = [key_of(point_fine(x, y)) for y in range(rows + 1) for x in range(cols + 1)]
         if len(players) > len(cells):
-            raise ConfigError("more players than cells")
+            raise ConfigError("more players than usable cells; block fewer cells (option blocked_cells)")
+        rec_c: list[dict[str, Any]] = []
+        rec_b: list[dict[str, Any]] = []
         got_c, how_c, con_c, log_c = assign_nodes({p: list(vals[p]["central"]) for p in players}, bids_c, cells,
-                                                  rng.fork("pregame", "central"), opts["pregame_mode"], "central")
+                                                  rng.fork("pregame", "central"), opts["pregame_mode"], "central",
+                                                  rec_c)
         got_b, how_b, con_b, log_b = assign_nodes({p: list(vals[p]["border"]) for p in players}, bids_b, points,
-                                                  rng.fork("pregame", "border"), opts["pregame_mode"], "border")
+                                                  rng.fork("pregame", "border"), opts["pregame_mode"], "border",
+                                                  rec_b)
         host_log += log_c + log_b
+
+        def label_of(key: str) -> str:
+            return fine_label([int(v) for v in key.split(",")], cols, rows)
+
+        for what, records in (("central", rec_c), ("border", rec_b)):
+            for rec in records:
+                if rec["decided_by"] == "fallback":
+                    facts.append(PriorityFallback(what, rec["winner"], label_of(rec["key"]), rec["free"],
+                                                  audience=HOST_ONLY))
+                else:
+                    facts.append(PriorityPass(what, rec["pass"], label_of(rec["key"]),
+                                              tuple(PriorityClaim(*c) for c in rec["claimants"]), rec["winner"],
+                                              rec["decided_by"], tuple(rec["drawn_among"]), audience=HOST_ONLY))
+        choice_of: dict[tuple[str, str], int] = {}
+        for what, records in (("C", rec_c), ("B", rec_b)):
+            for rec in records:
+                choice_of[(what, rec["winner"])] = dict((c, i) for c, i, _ in rec["claimants"]).get(rec["winner"], 0)
         for p in players:
             st["nodes"][p] = {"B": [int(v) for v in got_b[p].split(",")], "C": [int(v) for v in got_c[p].split(",")]}
             st["border_colour"][p] = BLUE   # R11
+            for n in "CB":
+                at = st["nodes"][p][n]
+                facts.append(StartingNode(p, node_word(n), own_xy(at), fine_label(at, cols, rows), choice_of[(n, p)],
+                                          BLUE if n == "B" else BLACK, audience=(p,)))
         # charges (A26)
-        charged: dict[str, int] = {}
         for p in players:
             if opts["bid_scope"] == "shared":
                 pay = bids_c[p] if (opts["bid_charge"] == "always" or p in con_c or p in con_b) else 0
                 if pay:
                     ledger.append(LedgerEntry(p, -pay, "PREGAME_BID", "pregame tiebreak bid (both lists)"))
-                charged[p] = pay
+                facts.append(PriorityBid(p, "both", wanted_c[p], bids_c[p], pay, audience=(p,)))
             else:
                 pc = bids_c[p] if (opts["bid_charge"] == "always" or p in con_c) else 0
                 pb = bids_b[p] if (opts["bid_charge"] == "always" or p in con_b) else 0
@@ -1318,36 +2006,21 @@ class Bugcatcher(GameRules):
                     ledger.append(LedgerEntry(p, -pc, "PREGAME_BID_CENTRAL", "pregame tiebreak bid (central list)"))
                 if pb:
                     ledger.append(LedgerEntry(p, -pb, "PREGAME_BID_BORDER", "pregame tiebreak bid (border list)"))
-                charged[p] = pc + pb
+                facts.append(PriorityBid(p, "central", wanted_c[p], bids_c[p], pc, audience=(p,)))
+                facts.append(PriorityBid(p, "border", wanted_b[p], bids_b[p], pb, audience=(p,)))
         self._refresh_missions(st, ri.tables, 0, host_log)
         st["round"] = 1
         st["board"] = {"round": 0, "segments": [],
                        "starts": [{"at": st["nodes"][p][n], "colour": BLUE if n == "B" else BLACK}
                                   for p in sorted(players) for n in "BC"], "ends": []}
-        grid = draw_board(cols, rows, [], st["board"]["starts"], [])
-        public = Report("Pregame: starting nodes", (
-            Block("Starting nodes for Round 1", (  # R26
-                "Every player's starting nodes, unlabelled: black cells are central nodes, blue corners border "
-                "nodes.",), grid, LEGEND),  # R11
-            Block("Mission board, round 1", tuple(mission_text(m) for m in self._board(st, 1))
-                  or ("No missions this round.",)),
-        ))
-        private = {}
-        for p in players:
-            sub = ri.submissions.get(p)
-            lines = [f"Central node (black): {fine_label(st['nodes'][p]['C'], cols, rows)}, {how_c[p]}.",
-                     f"Border node (blue): {fine_label(st['nodes'][p]['B'], cols, rows)}, {how_b[p]}."]
-            if opts["bid_scope"] == "shared":
-                lines.append(f"Tiebreak bid: {bids_c[p]}; garnets charged: {charged[p]}.")
-            else:
-                lines.append(f"Tiebreak bids: central {bids_c[p]}, border {bids_b[p]}; garnets charged: {charged[p]}.")
-            lines += notes[p]
-            if sub is None:
-                lines.append("You submitted no priority lists: you were given random free coordinates.")  # E-P4
-            else:
-                lines += [f"Note: {pr.message}" for pr in sub.problems]
-            private[p] = Report("Pregame", (Block("Your starting nodes", tuple(lines)),))
-        return RoundResult(st, public, private, tuple(ledger), tuple(host_log))
+        # The public board: every starting node, unlabelled, in its Round 1 colour (R26, R11), in
+        # board order so that nothing pairs a border node with its central node.
+        facts.append(self._board_fact(st, 0))
+        facts += sorted((NodeMarker("start", node_word(n), own_xy(st["nodes"][p][n]),
+                                    fine_label(st["nodes"][p][n], cols, rows), BLUE if n == "B" else BLACK)
+                         for p in players for n in "BC"), key=lambda f: (f.node, f.at[1], f.at[0]))
+        facts += self._presented(st, 1)
+        return RoundResult(st, ledger=tuple(ledger), host_log=tuple(host_log), facts=tuple(facts))
 
     def _resolve_round(self, st: State, ri: RoundInput, rng: Rng) -> RoundResult:
         opts, players = st["options"], st["players"]
@@ -1355,233 +2028,452 @@ class Bugcatcher(GameRules):
         r = st["round"]
         host_log: list[str] = []
         ledger: list[LedgerEntry] = []
+        facts: list[Any] = []
+        requests: list[DecisionRequest] = []
+        breakdown = (lambda p: (p,)) if opts["private_breakdown"] else (lambda p: HOST_ONLY)
+        st.setdefault("last_actions", {p: [] for p in players})     # states recorded before these keys
+        st.setdefault("pending_manual", [])
+
+        def lbl(fine: Sequence[int]) -> str:
+            return fine_label(fine, cols, rows)
+
+        # 1. Intake (E1-E4, E11): the list that runs for each player.
         plans: dict[str, list[str]] = {}
-        flags: dict[str, list[str]] = {p: [] for p in players}
         gswap_used: dict[str, bool] = {}
         accept: dict[str, list[str]] = {}
         for p in players:
             sub = ri.submissions.get(p)
-            vals = sub.values if sub is not None else self.default_submission(st, p, rng)
             if sub is None:
-                flags[p].append("You submitted nothing this round: no actions and no new missions; your nodes "
-                                "stay where they are.")  # E11
-                host_log.append(f"{p}: no submission (E11)")
+                repeated = ([c for c in st["last_actions"].get(p, []) if c != GSWAP]   # a garnet is never spent
+                            if opts["missing_policy"] == "repeat_last" else [])        # for a player (A17)
+                vals: Mapping[str, Any] = {"actions": repeated, "accept": []}
+                facts.append(NoSubmission(p, opts["missing_policy"], tuple(repeated), audience=(p,)))
+                host_log.append(f"{p}: no submission (E11)" + (f"; repeating {' '.join(repeated)}" if repeated else ""))
             else:
-                flags[p] += [pr.message for pr in sub.problems]
+                vals = sub.values
+                facts.extend(IntakeProblem(p, pr, audience=(p,)) for pr in sub.problems)
+                st["last_actions"][p] = [c for c in vals.get("actions", []) if c != IDLE]
             codes = [c for c in vals.get("actions", []) if c in ACTION_CHOICES or c == IDLE]
-            plan, used, notes = clean_plan(codes, int(ri.balances.get(p, 0)) >= 1, opts)
-            flags[p] += notes
-            host_log += [f"{p}: {n}" for n in notes]
+            plan, used, notes = clean_plan(codes, int(ri.balances.get(p, 0)) >= 1, opts, p)
+            facts.extend(IntakeProblem(p, n, audience=(p,)) for n in notes)
+            host_log += [f"{n.message} (E1, E3, E4)" for n in notes]
             plans[p] = plan
             gswap_used[p] = used
             if used:
                 ledger.append(LedgerEntry(p, -1, "GARNET_SWAP", f"round {r} garnet colour swap (R15)"))
             accept[p] = list(vals.get("accept", []))
+
+        # 2-3. Every step of every path (reference order (f)).
         starts = {p: {n: tuple(st["nodes"][p][n]) for n in "BC"} for p in players}
         start_colour = dict(st["border_colour"])
         res = run_paths(starts, start_colour, plans, opts)
         host_log += res.log
-        # fireflies for paths (R32)
-        gained = {p: res.paths[p] for p in players}
         for p in players:
+            for ev in res.events[p]:
+                node = node_word(ev.node) if ev.node else ""
+                off = ev.result == "offboard"
+                facts.append(ActionStep(
+                    p, ev.step, ev.code, node, ev.result,
+                    own_xy(ev.frm) if ev.frm else None, own_xy(ev.to) if ev.to else None,
+                    lbl(ev.frm) if ev.frm else "", lbl(ev.to) if ev.to and not off else "", ev.colour,
+                    tuple(sorted({c for c, _ in ev.hits})),
+                    tuple(sorted({c for c, _ in ev.hits} - {c for c, o in ev.hits if o != p})),
+                    1 if costs_energy(ev.code) else 0, 1 if ev.code == GSWAP else 0, ev.counted,
+                    audience=breakdown(p)))
+                if ev.result == "collision":
+                    facts.append(CollisionRecord(ev.step, p, ev.code, node, lbl(ev.to),
+                                                 tuple(CollisionHit(c, o) for c, o in ev.hits), ev.counted,
+                                                 audience=HOST_ONLY))
+            for n in "BC":
+                facts.append(NodePath(p, node_word(n), own_xy(starts[p][n]), own_xy(res.ends[p][n]), lbl(starts[p][n]),
+                                      lbl(res.ends[p][n]), res.moves[p][n], tuple(res.steps[p][n]),
+                                      audience=breakdown(p)))
+            facts.append(EnergyUsed(p, sum(1 for c in plans[p] if costs_energy(c)), ENERGY,
+                                    sum(1 for c in plans[p] if is_path(c)), sum(1 for c in plans[p] if c == SWAP),
+                                    1 if gswap_used[p] else 0, audience=breakdown(p)))
             st["collisions"][p] += res.collisions[p]
-        # missions (R48-R62)
-        announce, closed_now, mission_notes = self._missions(st, r, accept, res, gained, flags, host_log)
+
+        # 4. Missions (R48-R62).
+        rewards = {p: 0 for p in players}
+        penalties = {p: 0 for p in players}
+        public_missions = self._missions(st, r, accept, res, ri.decisions, rewards, penalties, facts, requests,
+                                         host_log)
+
+        # Fireflies (R32, R67), nodes for next round (R6, A11).
         for p in players:
-            st["fireflies"][p] += gained[p]
+            before = st["fireflies"][p]
+            change = res.paths[p] + rewards[p] + penalties[p]
+            st["fireflies"][p] = before + change
             st["nodes"][p] = {n: list(res.ends[p][n]) for n in "BC"}
             st["border_colour"][p] = res.border_colour[p]
-            st["history"][p].append(gained[p])
-        segs = [{"node": s.node, "frm": list(s.frm), "to": list(s.to), "colour": s.colour, "step": s.step}
-                for s in res.segments]
+            st["history"][p].append(change)
+            facts.append(FireflyBreakdown(p, res.paths[p], rewards[p], penalties[p], audience=breakdown(p)))
+            facts.append(FireflyTotal(p, before, change, st["fireflies"][p], audience=(p,)))
+            facts.append(CollisionsCaused(p, res.collisions[p], st["collisions"][p], audience=breakdown(p)))
+            facts.append(NextNodes(p, own_xy(res.ends[p]["B"]), own_xy(res.ends[p]["C"]), lbl(res.ends[p]["B"]),
+                                   lbl(res.ends[p]["C"]), res.border_colour[p], audience=(p,)))
+
+        # The public board (R63-R65, A33): paths and node points, unowned and in board order
+        # unless the step order is public, so the record says no more than the drawing.
         show_col = opts["public_node_colors"]
-        st["board"] = {"round": r, "segments": segs,
+        st["board"] = {"round": r,
+                       "segments": [{"node": s.node, "frm": list(s.frm), "to": list(s.to), "colour": s.colour,
+                                     "step": s.step} for s in res.segments],
                        "starts": [{"at": list(starts[p][n]),
-                                   "colour": (start_colour[p] if n == "B" else other(start_colour[p])) if show_col else None}
-                                  for p in sorted(players) for n in "BC"],
+                                   "colour": (start_colour[p] if n == "B" else other(start_colour[p])) if show_col
+                                   else None} for p in sorted(players) for n in "BC"],
                        "ends": [{"at": list(res.ends[p][n]),
                                  "colour": (res.border_colour[p] if n == "B" else other(res.border_colour[p]))
                                  if show_col else None} for p in sorted(players) for n in "BC"]}
+        facts.append(self._board_fact(st, r))
+        paths = [PathPlaced(node_word(s.node), own_xy(s.frm), own_xy(s.to), lbl(s.frm), lbl(s.to), s.colour,
+                            s.step if opts["public_step_order"] else 0) for s in res.segments]
+        if not opts["public_step_order"]:
+            paths.sort(key=lambda f: (f.node, f.frm[1], f.frm[0], f.to[1], f.to[0]))
+        facts += paths
+        marks = []
+        for phase, where, colours in (("start", starts, start_colour), ("end", res.ends, res.border_colour)):
+            for p in players:
+                for n in "BC":
+                    colour = (colours[p] if n == "B" else other(colours[p])) if show_col else ""
+                    marks.append(NodeMarker(phase, node_word(n), own_xy(where[p][n]), lbl(where[p][n]), colour))
+        facts += sorted(marks, key=lambda f: (f.phase != "start", f.node, f.at[1], f.at[0], f.colour))
+        facts += public_missions
+
         final = r >= opts["rounds"]
         self._refresh_missions(st, ri.tables, r, host_log)
         st["round"] = r + 1
-        public_blocks = [Block(f"Round {r}: all paths", (  # R63-R65
-            "Every successful path in its colour; nodes are not labelled and swaps are not shown.",
-            _path_counts(segs)),
-            draw_board(cols, rows, segs, st["board"]["starts"], st["board"]["ends"], opts["public_step_order"]),
-            LEGEND)]
-        mlines = [f"Mission {m['id']} ({m['name']}) has been completed." for m in announce]  # R62
-        mlines += [f"Mission {m['id']} ({m['name']}) is closed: its window has ended." for m in closed_now]
-        public_blocks.append(Block(f"Round {r}: missions", tuple(mlines) or ("No mission was completed this round.",)))
         if final:
             st["finished"] = True
-            final_ledger, final_lines = self._finish(st, ri, rng, host_log)
-            ledger += final_ledger
-            public_blocks.append(Block("Final firefly counts", tuple(final_lines)))  # R68
-        elif st["round"] <= opts["rounds"]:
-            public_blocks.append(Block(f"Mission board, round {st['round']}",
-                                       tuple(mission_text(m) for m in self._board(st)) or ("No missions this round.",)))
-        public = Report(f"Round {r}", tuple(public_blocks))
-        private = {p: self._private(st, p, r, res, gained, gswap_used[p], flags[p], mission_notes[p], plans[p])
-                   for p in players}
-        return RoundResult(st, public, private, tuple(ledger), tuple(host_log))
+            self._finish(st, ri.decisions, facts, ledger, requests, host_log)
+        else:
+            facts += self._presented(st, r + 1)
+        return RoundResult(st, ledger=tuple(ledger), host_log=tuple(host_log), facts=tuple(facts),
+                           requests=tuple(requests))
 
     def _missions(self, st: State, r: int, accept: Mapping[str, Sequence[str]], res: PathResult,
-                  gained: dict[str, int], flags: dict[str, list[str]], host_log: list[str]):
-        """Acceptances, completions with split rewards, penalties and windows (R48-R62, A18-A24)."""
+                  decisions: Mapping[str, Any], rewards: dict[str, int], penalties: dict[str, int],
+                  facts: list[Any], requests: list[DecisionRequest], host_log: list[str]) -> list[Any]:
+        """Acceptances, checks, completions with split rewards, penalties and windows (R48-R62,
+        A18-A24); manual missions ask the host who completed them (A21). Returns the public facts."""
         opts, players = st["options"], st["players"]
-        notes: dict[str, list[str]] = {p: [] for p in players}
+        public: list[Any] = []
         board_ids = {m["id"]: m for m in st["missions"] if m["round"] == r}
         for p in players:
             for mid in accept.get(p, []):
                 m = board_ids.get(mid)
                 if m is None or m["status"] != "open":
-                    flags[p].append(f"mission {mid}: not on this round's board; ignored")  # E7
+                    facts.append(MissionAccepted(p, mid, m["name"] if m else mid, False,
+                                                 "not on this round's board" if m is None else
+                                                 "already completed or closed", audience=(p,)))
+                    host_log.append(f"{p}: acceptance of {mid} ignored (E7)")
                     continue
                 if p not in m["accepted"]:
                     m["accepted"].append(p)
-                    notes[p].append(f"You accepted mission {m['id']} ({m['name']}).")
-        announce, closed_now = [], []
+                    facts.append(MissionAccepted(p, m["id"], m["name"], audience=(p,)))
         for m in st["missions"]:
             if m["round"] > r or m["status"] != "open":
                 continue
-            cands = players if not opts["mission_requires_acceptance"] else m["accepted"]
-            variants = shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])
-            nodes = {"border": "B", "central": "C", "any": "BC"}[m["node"]]
-            completers = sorted(p for p in cands
-                                if any(matches(res.moves[p][n], variants, m["anywhere"]) for n in nodes))
+            cands = ([p for p in players if p in m["accepted"]] if opts["mission_requires_acceptance"]
+                     else list(players))
+            first, last = mission_window(m)
+            completers: list[str] = []
+            if m.get("manual"):
+                key = f"r{r}:mission:{m['id']}"
+                entered = decisions.get(key)
+                if cands:
+                    requests.append(DecisionRequest(
+                        key, f"Round {r}: who completed mission {m['id']} ({m['name']})? {m['text']}",
+                        DecisionKind.SUBSET, tuple(cands), round=r,
+                        default="nobody: the mission counts as not completed", who="the host"))
+                    if entered is None:
+                        facts.append(ManualMissionPending(m["id"], m["name"], r, tuple(cands), key, audience=HOST_ONLY))
+                        st["pending_manual"].append({"key": key, "mission": m["id"], "name": m["name"], "round": r})
+                        host_log.append(f"mission {m['id']}: manual, completers not entered (decision {key}, A21)")
+                completers = [p for p in cands if p in (entered or ())]
+                for p in cands:
+                    facts.append(MissionCheck(p, m["id"], m["name"], "host", p in completers, window_first=first,
+                                              window_last=last or 0, pending=entered is None, audience=(p,)))
+            else:
+                variants = shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])
+                nodes = {"border": "B", "central": "C", "any": "BC"}[m["node"]]
+                for p in cands:
+                    found = None
+                    for n in nodes:
+                        hit = find_shape(res.moves[p][n], variants, m["anywhere"])
+                        if hit:
+                            found = (n, *hit)
+                            break
+                    if found:
+                        n, variant, i = found
+                        completers.append(p)
+                        facts.append(MissionCheck(p, m["id"], m["name"], "shape", True, node_word(n), res.moves[p][n],
+                                                  variant, tuple(res.steps[p][n][i:i + len(variant)]), first,
+                                                  last or 0, audience=(p,)))
+                    else:
+                        moves = res.moves[p][nodes] if len(nodes) == 1 else ""
+                        facts.append(MissionCheck(p, m["id"], m["name"], "shape", False,
+                                                  m["node"] if len(nodes) == 1 else "", moves, "", (), first,
+                                                  last or 0, audience=(p,)))
             window_end = m["round"] + m["failure_rounds"] - 1 if m["failure_rounds"] else None
             if completers:
                 share = math.ceil(m["reward"] / len(completers))   # R53, A24
                 for p in completers:
-                    gained[p] += share
+                    rewards[p] += share
                     st["missions_completed"][p] += 1
-                    notes[p].append(f"You completed mission {m['id']} ({m['name']}): +{share} fireflies"
-                                    + (f" (reward {m['reward']} split {len(completers)} ways, rounded up)"
-                                       if len(completers) > 1 else "") + ".")
+                    facts.append(MissionReward(p, m["id"], m["name"], m["reward"], len(completers), share,
+                                               audience=(p,)))
                 m["status"], m["completed_round"], m["completers"] = "completed", r, completers
-                announce.append(m)
+                public.append(MissionCompleted(m["id"], m["name"]))
+                facts.append(MissionCompleters(m["id"], tuple(completers), share, audience=HOST_ONLY))
                 host_log.append(f"mission {m['id']} completed by {', '.join(completers)} (+{share} each)")
                 if m["penalty"]:   # R56
-                    for p in sorted(m["accepted"]):
+                    for p in [q for q in players if q in m["accepted"]]:
                         if p not in completers and p not in m["penalized"]:
-                            self._penalize(st, m, p, gained, notes, host_log, "another player completed it")  # R56
+                            self._penalize(m, p, penalties, facts, host_log, "completed_by_others")
             elif window_end is not None and r >= window_end:
                 if m["penalty"]:
-                    for p in sorted(m["accepted"]):
+                    for p in [q for q in players if q in m["accepted"]]:
                         if p not in m["penalized"]:
-                            self._penalize(st, m, p, gained, notes, host_log, "its window has ended")  # A19
+                            self._penalize(m, p, penalties, facts, host_log, "window_ended")
                 if not m["expires"] or r >= m["expires"]:
                     m["status"] = "closed"
-                    closed_now.append(m)
+                    public.append(MissionClosed(m["id"], m["name"]))
             elif m["expires"] and r >= m["expires"]:
                 m["status"] = "closed"
-                closed_now.append(m)
-        return announce, closed_now, notes
+                public.append(MissionClosed(m["id"], m["name"]))
+        return public
 
     @staticmethod
-    def _penalize(st, m, p, gained, notes, host_log, why) -> None:
-        gained[p] += m["penalty"]
+    def _penalize(m, p, penalties, facts, host_log, why) -> None:
+        penalties[p] += m["penalty"]
         m["penalized"].append(p)
-        notes[p].append(f"You failed mission {m['id']} ({m['name']}): {m['penalty']} fireflies, {why}.")
-        host_log.append(f"mission {m['id']}: {p} penalised {m['penalty']} ({why})")
-
-    def _private(self, st: State, p: str, r: int, res: PathResult, gained: Mapping[str, int], gswap: bool,
-                 flags: Sequence[str], mnotes: Sequence[str], plan: Sequence[str]) -> Report:
-        opts = st["options"]
-        total = st["fireflies"][p]
-        lines = [f"Your fireflies: {total} (this round {gained[p]:+d})."]  # R67
-        lines += self._node_text(st, p)
-        blocks = []
-        if opts["private_breakdown"]:
-            mission_sum = gained[p] - res.paths[p]
-            lines.insert(1, f"Paths placed: {res.paths[p]} (+{res.paths[p]}); missions: {mission_sum:+d}.")
-            lines.insert(2, f"Collisions caused this round: {res.collisions[p]}; this game: {st['collisions'][p]}.")
-            if gswap:
-                lines.append("Garnet swap: 1 garnet spent.")
-            blocks.append(Block(f"Round {r}: your result", tuple(lines)))
-            acts = tuple(f"{e.step}. {e.code}: {e.text}" for e in res.events[p]) or ("No actions.",)
-            blocks.append(Block(f"Round {r}: your actions", acts))
-            if mnotes:
-                blocks.append(Block(f"Round {r}: your missions", tuple(mnotes)))
-        else:
-            blocks.append(Block(f"Round {r}: your result", tuple(lines)))
-        if flags:
-            blocks.append(Block(f"Round {r}: submission notes", tuple(flags)))
-        if st["finished"] and st["final"]:
-            blocks.append(Block("Final result", tuple(st["final"]["lines"])))
-        return Report(f"Round {r}", tuple(blocks))
+        facts.append(MissionPenalty(p, m["id"], m["name"], m["penalty"], why, audience=(p,)))
+        host_log.append(f"mission {m['id']}: {p} penalised {m['penalty']} ({why}, "
+                        + ("R56" if why == "completed_by_others" else "A19") + ")")
 
     # ---- end of game (R69-R73) ---------------------------------------------------
-    def _finish(self, st: State, ri: RoundInput, rng: Rng, host_log: list[str]) -> tuple[list[LedgerEntry], list[str]]:
+    def _finish(self, st: State, decisions: Mapping[str, Any], facts: list[Any], ledger: list[LedgerEntry],
+                requests: list[DecisionRequest], host_log: list[str]) -> None:
+        """The final order, the winner and the EC with R71's tie-breaks, and the end-of-game garnets.
+
+        Players are ordered by fireflies, then more missions completed, then fewer collisions caused
+        (R71, A32). A full tie at the top or the bottom asks the host for the Gamewide Tiebreak (a
+        RANKING decision of this round); until it is entered that winner or EC is pending. While a
+        manual mission's completers are not entered the whole result is provisional: nobody is
+        named and no end-of-game garnet is paid."""
         opts, players = st["options"], st["players"]
+        r = st["round"] - 1
         ff, mc, co = st["fireflies"], st["missions_completed"], st["collisions"]
-        ranking, problems = read_tiebreak((ri.tables or {}).get(TIEBREAK_TABLE))
-        host_log += [f"gamewide tiebreak: {pr}" for pr in problems]
-        rank = {}
-        for i, name in enumerate(ranking):
-            match = [p for p in players if p.casefold() == name.casefold()]
-            if match:
-                rank[match[0]] = i
+        stat = {p: (-ff[p], -mc[p], co[p]) for p in players}
+        ordered = sorted(players, key=lambda p: (stat[p], players.index(p)))
+        groups: list[list[str]] = []
+        for p in ordered:
+            if groups and stat[groups[-1][0]] == stat[p]:
+                groups[-1].append(p)
             else:
-                host_log.append(f"gamewide tiebreak: {name} is not a player; ignored")
-        draw_rng = rng.fork("gamewide tiebreak")
-        groups: dict[tuple[int, int, int], list[str]] = {}
-        for p in players:
-            groups.setdefault((-ff[p], -mc[p], co[p]), []).append(p)
-        order: list[str] = []
-        pending: list[tuple[list[str], str]] = []
-        used_stats: set[str] = set()
-        used_gamewide: set[str] = set()
-        for key in sorted(groups):
-            g = sorted(groups[key])
-            if len(g) > 1:
-                used_gamewide.update(g)
-                ranked = sorted((p for p in g if p in rank), key=lambda p: rank[p])
-                unranked = [p for p in g if p not in rank]
-                if len(unranked) > 1 or (unranked and ranked):
-                    drawn = draw_rng.shuffled(unranked)
-                    host_log.append(f"gamewide tiebreak: {', '.join(unranked)} tied on fireflies, missions and "
-                                    f"collisions and are not ranked in the {TIEBREAK_TABLE} table; seeded draw: "
-                                    f"{', '.join(drawn)}")
-                    pending.append((g, f"{', '.join(unranked)} were ordered by a seeded draw because the {TIEBREAK_TABLE} "
-                                   f"table does not rank them ({', '.join(drawn)}); the host may enter the ranking "
-                                   "and undo/redo the last round"))
-                    unranked = drawn
-                order += ranked + unranked
+                groups.append([p])
+        top, bottom = groups[0], groups[-1]
+        ranked: dict[int, list[str]] = {}       # group index -> the entered ranking
+        pending: list[str] = []
+        manual = [x["key"] for x in st["pending_manual"]]
+        provisional = bool(manual)      # the order may still change: no tie-break is asked yet
+        for gi, g in dict.fromkeys(((0, tuple(top)), (len(groups) - 1, tuple(bottom)))):
+            if len(g) < 2 or provisional:
+                continue
+            key = "gamewide:" + ",".join(g)
+            what = ("the winner and the Elimination Candidate" if len(groups) == 1 else
+                    "the winner" if gi == 0 else "the Elimination Candidate")
+            requests.append(DecisionRequest(
+                key, f"Gamewide Tiebreak: rank {', '.join(g)}, best first. They are tied on fireflies "
+                     f"({ff[g[0]]}), missions completed ({mc[g[0]]}) and collisions caused ({co[g[0]]}); "
+                     f"the ranking decides {what}.",
+                DecisionKind.RANKING, tuple(g), round=r,
+                default=f"{what} is not decided" + (": the winner's garnet and Tokens of Life wait for it"
+                                                    if gi == 0 else ""), who="the host"))
+            entered = decisions.get(key)
+            if entered is not None and sorted(entered) == sorted(g):
+                ranked[gi] = list(entered)
+                groups[gi] = list(entered)
+                host_log.append(f"gamewide tiebreak ({key}): {', '.join(entered)} (R71, A32)")
             else:
-                order += g
-        for p in players:   # which players' ties used the missions/collisions figures (A35)
-            same_ff = [q for q in players if ff[q] == ff[p]]
-            if len(same_ff) > 1:
-                used_stats.update(same_ff)
-        winner, ec = order[0], order[-1]
-        ledger = [LedgerEntry(winner, 1, "MM_WINNER", "the single player with the most fireflies (R69)")]
-        for p in players:
-            g = max(ff[p], 0) // 30
-            if g:
-                ledger.append(LedgerEntry(p, g, "FIREFLY_CONVERSION", f"{ff[p]} fireflies: 1 garnet per 30 (R73)"))
+                pending.append(key)
+                host_log.append(f"gamewide tiebreak among {', '.join(g)}: not entered yet (decision {key})")
+        order = [p for g in groups for p in g]
+        winner = None if provisional or (len(groups[0]) > 1 and 0 not in ranked) else order[0]
+        last = len(groups) - 1
+        ec = None if provisional or (len(groups[-1]) > 1 and last not in ranked) else order[-1]
+        # The tie-break step that separated each pair of neighbours tied on fireflies (R71).
+        steps = []
+        for gi, g in enumerate(groups):
+            for a, b in zip(g, g[1:]):
+                # a full tie at the top or the bottom waits for the ranking; one in between needs none
+                by = "gamewide" if gi in ranked else "pending" if gi in (0, last) else "not needed"
+                steps.append({"above": a, "below": b, "by": by, "above_value": 0, "below_value": 0})
+            if gi + 1 < len(groups):
+                a, b = g[-1], groups[gi + 1][0]
+                if ff[a] == ff[b]:
+                    if mc[a] != mc[b]:
+                        steps.append({"above": a, "below": b, "by": "missions", "above_value": mc[a],
+                                      "below_value": mc[b]})
+                    else:
+                        steps.append({"above": a, "below": b, "by": "collisions", "above_value": co[a],
+                                      "below_value": co[b]})
+        # A35: missions figures where a fireflies tie used them, collisions where missions tied too.
         show_all = opts["reveal_all_stats"]
-        lines = []
-        for i, p in enumerate(order, 1):
-            extra = ""
-            if show_all or p in used_stats:
-                extra = f" ({mc[p]} mission(s) completed, {co[p]} collision(s) caused)"
-            lines.append(f"{i}. {p}: {ff[p]} fireflies{extra}")
-        reasons = [f"Winner: {winner} with {ff[winner]} fireflies: 1 garnet and 2 Tokens of Life.",  # R69
-                   f"Elimination Candidate: {ec} with {ff[ec]} fireflies."]  # R70
-        for who in (winner, ec):
-            tied = [q for q in players if ff[q] == ff[who]]
-            if len(tied) > 1:
-                how = ("missions completed" if len({mc[q] for q in tied}) > 1 else
-                       "collisions caused" if len({(mc[q], co[q]) for q in tied}) > 1 else "the Gamewide Tiebreak")
-                reasons.append(f"{', '.join(sorted(tied))} tied on {ff[who]} fireflies; the tie-break chain "
-                               f"(missions completed, fewest collisions caused, Gamewide Tiebreak) ended at "
-                               f"{how}.")  # R71
-        st["final"] = {"order": order, "winner": winner, "ec": ec, "lines": lines, "reasons": reasons,
-                       "pending": [text for g, text in pending if winner in g or ec in g],
-                       "used_stats": sorted(used_stats)}
-        return ledger, lines + reasons
+        shown = {p: {"missions": show_all or any(q != p and ff[q] == ff[p] for q in players),
+                     "collisions": show_all or any(q != p and (ff[q], mc[q]) == (ff[p], mc[p]) for q in players)}
+                 for p in players}
+        places: dict[str, int] = {}     # players still fully tied share their place
+        for gi, g in enumerate(groups):
+            for p in g:
+                places[p] = order.index(g[0] if len(g) > 1 and gi not in ranked else p) + 1
+        conversions = {p: max(ff[p], 0) // 30 for p in players}
+        if not provisional:
+            if winner is not None:
+                ledger.append(LedgerEntry(winner, 1, "MM_WINNER", "the single player with the most fireflies (R69)"))
+            for p in players:
+                if conversions[p]:
+                    ledger.append(LedgerEntry(p, conversions[p], "FIREFLY_CONVERSION",
+                                              f"{ff[p]} fireflies: 1 garnet per 30 (R73)"))
+        st["final"] = {"order": order, "places": places, "winner": winner, "ec": ec, "pending": pending,
+                       "manual_pending": manual, "steps": steps, "shown": shown, "conversions": conversions,
+                       "questions": {q.key: q.question for q in requests if q.key in pending}}
+        facts += self._final_facts(st)
+
+    def _final_facts(self, st: State) -> list[Any]:
+        f = st["final"]
+        ff, mc, co = st["fireflies"], st["missions_completed"], st["collisions"]
+        out: list[Any] = []
+        for p in f["order"]:
+            out.append(FinalCount(f["places"][p], p, ff[p], mc[p] if f["shown"][p]["missions"] else None,
+                                  co[p] if f["shown"][p]["collisions"] else None))
+        out += [TieBreakStep(s["above"], s["below"], ff[s["above"]], s["by"], s["above_value"], s["below_value"])
+                for s in f["steps"]]
+        out.append(MainMatchResult(f["winner"], f["ec"], tuple(f["manual_pending"]) + tuple(f["pending"])))
+        if not f["manual_pending"]:
+            out += [FireflyGarnets(p, ff[p], f["conversions"][p]) for p in f["order"] if f["conversions"][p]]
+        out += [FinalStats(p, ff[p], mc[p], co[p], audience=HOST_ONLY) for p in f["order"]]
+        return out
+
+    # ---- reports, drawn from the facts ---------------------------------------
+    def render(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Report:
+        """The public post or one player's confessional of a round, from the facts that viewer may know."""
+        opts = {**DEFAULTS, **dict(ctx.options)}
+        r = ctx.round
+        if r == 0:
+            return self._render_pregame(facts, viewer, opts)
+        if viewer is None:
+            grid, legend = _grid_from_facts(facts, opts["public_step_order"])
+            blocks = [Block(f"Round {r}: all paths", (
+                "Every successful path in its colour; nodes are not labelled and swaps are not shown.",),
+                grid, legend)]
+            mlines = [f"Mission {f.mission} ({f.name}) has been completed." for f in of_type(facts, MissionCompleted)]
+            mlines += [f"Mission {f.mission} ({f.name}) is closed: its window has ended."
+                       for f in of_type(facts, MissionClosed)]
+            blocks.append(Block(f"Round {r}: missions", tuple(mlines) or ("No mission was completed this round.",)))
+            if r < opts["rounds"]:
+                board = [f.text for f in of_type(facts, MissionPresented)]
+                blocks.append(Block(f"Mission board, round {r + 1}", tuple(board) or ("No missions this round.",)))
+            return Report(f"Round {r}", tuple(blocks))
+        return self._render_private(facts, viewer, r, opts)
+
+    def _render_pregame(self, facts: Sequence[Any], viewer: str | None, opts: Mapping[str, Any]) -> Report:
+        if viewer is None:
+            grid, legend = _grid_from_facts(facts, False)
+            return Report("Pregame: starting nodes", (
+                Block("Starting nodes for Round 1", (
+                    "Every player's starting nodes, unlabelled: black cells are central nodes, blue corners "
+                    "border nodes.",), grid, legend),
+                Block("Mission board, round 1", tuple(f.text for f in of_type(facts, MissionPresented))
+                      or ("No missions this round.",)),
+            ))
+        lines: list[str] = []
+        for f in of_type(facts, StartingNode):
+            if f.player == viewer:
+                how = (f"your {ordinal(f.choice)} choice" if f.choice else
+                       "a random free coordinate (no entry of your list could be given)")
+                lines.append(f"{f.node.capitalize()} node ({f.colour}): {f.label}, {how}.")
+        bids = {f.list: f for f in of_type(facts, PriorityBid) if f.player == viewer}
+        if "both" in bids:
+            b = bids["both"]
+            lines.append(f"Tiebreak bid: {b.bid}; garnets charged: {b.charged}.")
+            if b.wanted != b.bid:
+                lines.append(f"Your bid of {b.wanted} is more than your garnets: capped at {b.bid}.")
+        elif bids:
+            c, b = bids["central"], bids["border"]
+            lines.append(f"Tiebreak bids: central {c.bid}, border {b.bid}; garnets charged: {c.charged + b.charged}.")
+            if (c.wanted, b.wanted) != (c.bid, b.bid):
+                lines.append(f"Your bids ({c.wanted} central, {b.wanted} border) are more than your garnets: "
+                             f"capped at {c.bid} and {b.bid}.")
+        for f in facts:
+            if isinstance(f, NoSubmission) and f.player == viewer:
+                lines.append("You submitted no priority lists: you were given random free coordinates.")
+            elif isinstance(f, IntakeProblem) and f.player == viewer:
+                lines.append(f"Note: {f.problem.message}")
+        return Report("Pregame", (Block("Your starting nodes", tuple(lines)),))
+
+    def _render_private(self, facts: Sequence[Any], viewer: str, r: int, opts: Mapping[str, Any]) -> Report:
+        mine = [f for f in facts if getattr(f, "player", None) == viewer]
+        result: list[str] = []
+        for f in of_type(mine, FireflyTotal):
+            result.append(f"Your fireflies: {f.total} (this round {f.change:+d}).")
+        for f in of_type(mine, FireflyBreakdown):
+            result.append(f"Paths placed: {f.paths} (+{f.paths}); missions: {f.rewards + f.penalties:+d}.")
+        for f in of_type(mine, CollisionsCaused):
+            result.append(f"Collisions caused this round: {f.this_round}; this game: {f.total}.")
+        for f in of_type(mine, EnergyUsed):
+            result.append(f"Energy used: {f.energy} of {f.limit}.")
+        for f in of_type(mine, NextNodes):
+            result += [f"Border node: {f.border_label} ({f.border_colour} paths)",
+                       f"Central node: {f.central_label} ({other(f.border_colour)} paths)"]
+        for f in of_type(mine, EnergyUsed):
+            if f.garnet_swaps:
+                result.append("Garnet swap: 1 garnet spent.")
+        blocks = [Block(f"Round {r}: your result", tuple(result))]
+        steps = of_type(mine, ActionStep)
+        if steps or of_type(mine, EnergyUsed):
+            blocks.append(Block(f"Round {r}: your actions", tuple(
+                f"{f.step}. {f.action}: {_action_text(f, opts['offboard_policy'])}" for f in steps) or ("No actions.",)))
+        mlines: list[str] = []
+        for f in mine:
+            if isinstance(f, MissionAccepted) and f.ok:
+                mlines.append(f"You accepted mission {f.mission} ({f.name}).")
+            elif isinstance(f, MissionCheck) and f.pending:
+                mlines.append(f"Mission {f.mission} ({f.name}): the host has not entered who completed it yet; "
+                              "until then it counts as not completed.")
+            elif isinstance(f, MissionReward):
+                check = next((c for c in of_type(mine, MissionCheck) if c.mission == f.mission), None)
+                how = (f" with your {check.node} node ({_steps_text(check.steps)})"
+                       if check is not None and check.how == "shape" else "")
+                mlines.append(f"You completed mission {f.mission} ({f.name}){how}: +{f.share} fireflies"
+                              + (f" (reward {f.reward} split {f.completers} ways, rounded up)"
+                                 if f.completers > 1 else "") + ".")
+            elif isinstance(f, MissionPenalty):
+                why = "another player completed it" if f.why == "completed_by_others" else "its window has ended"
+                mlines.append(f"You failed mission {f.mission} ({f.name}): {f.penalty} fireflies, {why}.")
+        if mlines:
+            blocks.append(Block(f"Round {r}: your missions", tuple(mlines)))
+        notes: list[str] = []
+        for f in mine:
+            if isinstance(f, NoSubmission):
+                notes.append("You submitted nothing this round: " + (
+                    f"your last actions were repeated ({' '.join(f.repeated)}); no new missions."
+                    if f.repeated else "no actions and no new missions; your nodes stay where they are."))
+            elif isinstance(f, IntakeProblem):
+                notes.append(f.problem.message)
+            elif isinstance(f, MissionAccepted) and not f.ok:
+                notes.append(f"mission {f.mission}: {f.reason}; ignored")
+        if notes:
+            blocks.append(Block(f"Round {r}: submission notes", tuple(notes)))
+        return Report(f"Round {r}", tuple(blocks))
+
+    def picture(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Picture | None:
+        """The round's board (public) and, for each player, the same board with their own nodes ringed
+        and their own failed paths dashed (their view differs: they know which nodes are theirs)."""
+        title = (f"{ctx.game_name or SPEC.name}: " + ("starting nodes" if ctx.round == 0 else f"round {ctx.round}")
+                 + (f" ({viewer})" if viewer else ""))
+        return board_picture(facts, title, viewer)
 
     # ---- views ---------------------------------------------------------------
     def player_view(self, state: State, player: str) -> Report:
@@ -1645,35 +2537,208 @@ class Bugcatcher(GameRules):
                      (b["starts"] if b["round"] == 0 else b["ends"])]
             if b["round"] != 0 and opts["public_node_colors"]:
                 nodes = b["ends"]
+            blocked = sorted(blocked_fine(opts))
             blocks.append(Block(f"Nodes at the start of round {r}", (
-                # R11
                 "Every node, unlabelled (S)." + (" Round 1 colours: central black, border blue." if r == 1 else ""),),
-                draw_board(cols, rows, [], nodes, []), LEGEND))
-        if state["finished"] and state["final"]:
-            blocks.append(Block("Final firefly counts", tuple(state["final"]["lines"])))  # R68
+                draw_board(cols, rows, [], nodes, [], blocked=blocked), LEGEND + (LEGEND_BLOCKED if blocked else ())))
         return Report(f"{SPEC.name}: board", tuple(blocks))
 
-    def outcome(self, state: State, decisions=None) -> Outcome | None:
+    def outcome(self, state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
+        """The end (R68-R73, A31-A35) as the last round computed it with the decisions entered then:
+        a decision entered later re-resolves that round, so the state is always current."""
         if not state["finished"] or not state["final"]:
             return None
         f = state["final"]
-        ff = state["fireflies"]
-        used = set(f["used_stats"])
-        show_all = state["options"]["reveal_all_stats"]
-        standings = tuple((p, f"{ff[p]} fireflies" + (
-            f", {state['missions_completed'][p]} missions, {state['collisions'][p]} collisions caused"
-            if show_all or p in used else "")) for p in f["order"])
-        awards = (Award(f["winner"], "Token of Life", 2, "the single player with the most fireflies"),)  # R69
-        return Outcome((f["winner"],), (f["ec"],), f["ec"], standings, tuple(f["reasons"]), awards,
-                       tuple(f["pending"]))
+        ff, mc, co = state["fireflies"], state["missions_completed"], state["collisions"]
+
+        def score(p: str) -> str:
+            text = f"{ff[p]} fireflies"
+            if f["shown"][p]["missions"]:
+                text += f", {mc[p]} mission(s) completed"
+            if f["shown"][p]["collisions"]:
+                text += f", {co[p]} collision(s) caused"
+            return text
+
+        winner, ec = f["winner"], f["ec"]
+        reasons: list[str] = []
+        pending: list[str] = []
+        if f["manual_pending"]:
+            reasons.append(f"Provisional: the host has not entered who completed {len(f['manual_pending'])} manual "
+                           "mission(s); until then they count as not completed, nobody is named winner or "
+                           "Elimination Candidate, and no end-of-game garnets are paid.")
+            for x in state["pending_manual"]:
+                pending.append(f"for the host: who completed mission {x['mission']} ({x['name']}) in round "
+                               f"{x['round']}. Until it is entered: nobody, it counts as not completed.")
+        top = [p for p in f["order"] if f["places"][p] == 1]
+        if winner:
+            reasons.append(f"Winner: {winner} with {ff[winner]} fireflies: 1 garnet and 2 Tokens of Life.")
+        elif not f["manual_pending"]:
+            reasons.append(f"Winner: pending: {', '.join(top)} are tied on {ff[top[0]]} fireflies, missions "
+                           "completed and collisions caused; the Gamewide Tiebreak decides.")
+        if ec:
+            reasons.append(f"Elimination Candidate: {ec} with {ff[ec]} fireflies.")
+        elif not f["manual_pending"]:
+            last_place = f["places"][f["order"][-1]]
+            bottom = [p for p in f["order"] if f["places"][p] == last_place]
+            reasons.append(f"Elimination Candidate: pending: {', '.join(bottom)} are tied on {ff[bottom[0]]} "
+                           "fireflies, missions completed and collisions caused; the Gamewide Tiebreak decides.")
+        for key in f["pending"]:
+            pending.append(f"for the host: {f['questions'][key]} Until it is entered: nobody is named.")
+        by_text = {"missions": "more missions completed", "collisions": "fewer collisions caused",
+                   "gamewide": "the Gamewide Tiebreak"}
+        for who in dict.fromkeys(x for x in (f["order"][0], f["order"][-1])):
+            tied = [q for q in f["order"] if ff[q] == ff[who]]
+            if len(tied) < 2:
+                continue
+            parts = []
+            for s in f["steps"]:
+                if s["above"] in tied and s["below"] in tied:
+                    if s["by"] in ("missions", "collisions"):
+                        parts.append(f"{s['above']} above {s['below']} by {by_text[s['by']]} "
+                                     f"({s['above_value']} to {s['below_value']})")
+                    elif s["by"] == "gamewide":
+                        parts.append(f"{s['above']} above {s['below']} by the Gamewide Tiebreak")
+                    else:
+                        parts.append(f"{s['above']} and {s['below']} still tied")
+            reasons.append(f"{', '.join(tied)} tied on {ff[who]} fireflies: " + "; ".join(parts) + ".")
+        standings = tuple((p, score(p)) for p in f["order"])
+        awards = (Award(winner, "Token of Life", 2, "the single player with the most fireflies"),) if winner else ()
+        return Outcome((winner,) if winner else (), (ec,) if ec else (), ec, standings, tuple(reasons), awards,
+                       tuple(pending), facts=tuple(x for x in self._final_facts(state) if x.audience != HOST_ONLY))
+
+    # ---- starting from a position -------------------------------------------
+    POSITION_KEYS = ("round", "nodes", "border_colour", "fireflies", "missions_completed", "collisions", "missions")
+
+    def from_position(self, players, options, tables, position, rng: Rng) -> State:
+        """A game opened at round `round` (1..rounds) with every player's nodes, and optionally their
+        colours, fireflies, missions completed, collisions caused and the missions presented before.
+
+        >>> st = GAME.from_position(["A", "B"], DEFAULTS, {}, {"round": 3, "nodes": {
+        ...     "A": {"border": "C1 bottom right", "central": "C3"}, "B": {"border": [0, 0], "central": [5, 4]}},
+        ...     "fireflies": {"A": 9}}, Rng(1))
+        >>> st["round"], st["nodes"]["A"], st["fireflies"]
+        (3, {'B': [6, 2], 'C': [5, 5]}, {'A': 9, 'B': 0})
+        """
+        st = self.setup(players, options, tables, rng)
+        opts = st["options"]
+        cols, rows = self._dims(st)
+        extra = sorted(set(position) - set(self.POSITION_KEYS))
+        if extra:
+            raise PositionError(f"unknown position key(s) {', '.join(extra)}; a Bugcatcher position has "
+                                + ", ".join(self.POSITION_KEYS))
+        r = position.get("round", 1)
+        if not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= opts["rounds"]:
+            raise PositionError(f"round {r!r}: a position opens a round from 1 to {opts['rounds']}")
+        done = r - 1
+        for key in self.POSITION_KEYS[1:6]:
+            table = position.get(key, {})
+            if not isinstance(table, Mapping):
+                raise PositionError(f"{key}: give a mapping of player to value")
+            unknown = sorted(set(table) - set(players))
+            if unknown:
+                raise PositionError(f"{key}: {', '.join(unknown)} is not a player (players: {', '.join(players)})")
+        nodes = position.get("nodes", {})
+        blocked = blocked_fine(opts)
+        seen: dict[tuple[int, int], str] = {}
+        for p in players:
+            given = nodes.get(p)
+            if not isinstance(given, Mapping) or set(given) != {"border", "central"}:
+                raise PositionError(f"nodes: {p} needs both nodes, e.g. {{\"border\": \"C1 bottom right\", "
+                                    f"\"central\": \"C3\"}}")
+            st["nodes"][p] = {}
+            for n, word in (("B", "border"), ("C", "central")):
+                at = parse_point(n, given[word], cols, rows)
+                if at is None:
+                    raise PositionError(f"nodes: {p}'s {word} node {given[word]!r} is not a "
+                                        + ("corner" if n == "B" else "cell") + f" of the {cols}x{rows} board")
+                if n == "C" and at in blocked:
+                    raise PositionError(f"nodes: {p}'s central node {fine_label(at, cols, rows)} is a blocked cell")
+                if at in seen:   # A8: two nodes never share a point
+                    raise PositionError(f"nodes: {p}'s {word} node and {seen[at]} are both on "
+                                        f"{fine_label(at, cols, rows)}; two nodes never share a point")
+                seen[at] = f"{p}'s {word} node"
+                st["nodes"][p][n] = list(at)
+        for p, colour in position.get("border_colour", {}).items():
+            if colour not in (BLUE, BLACK):
+                raise PositionError(f"border_colour: {p} has {colour!r}; a border node is blue or black")
+            st["border_colour"][p] = colour
+        earlier = [m for m in st["missions"] if m["round"] < r]
+        by_id = {m["id"].casefold(): m for m in earlier}
+        for mid, given in (position.get("missions") or {}).items():
+            m = by_id.get(str(mid).casefold())
+            if m is None:
+                raise PositionError(f"missions: {mid!r} is not a mission presented before round {r} "
+                                    f"(earlier missions: {', '.join(x['id'] for x in earlier) or 'none'})")
+            if not isinstance(given, Mapping) or set(given) - {"accepted", "completed_by", "completed_round",
+                                                                 "penalized"}:
+                raise PositionError(f"missions: {m['id']} takes accepted, completed_by, completed_round and penalized")
+            for key in ("accepted", "completed_by", "penalized"):
+                names = list(given.get(key, []))
+                unknown = [x for x in names if x not in players]
+                if unknown:
+                    raise PositionError(f"missions: {m['id']} {key}: {unknown[0]!r} is not a player")
+            accepted = [p for p in players if p in given.get("accepted", [])]
+            completers = [p for p in players if p in given.get("completed_by", [])]
+            penalized = [p for p in players if p in given.get("penalized", [])]
+            if opts["mission_requires_acceptance"] and set(completers) - set(accepted):
+                raise PositionError(f"missions: {m['id']} was completed by someone who did not accept it "
+                                    "(accepting is required)")
+            if set(penalized) - set(accepted) or set(penalized) & set(completers) or (penalized and not m["penalty"]):
+                raise PositionError(f"missions: {m['id']} penalized: only players who accepted it, did not "
+                                    "complete it, and a mission with a penalty")
+            first, last = mission_window(m)
+            cr = given.get("completed_round")
+            if completers:
+                if not isinstance(cr, int) or not first <= cr < r or (last is not None and cr > last):
+                    raise PositionError(f"missions: {m['id']} completed_round {cr!r} must be a round from {first} "
+                                        f"to {min(r - 1, last) if last else r - 1} (when it could be completed)")
+            elif cr is not None:
+                raise PositionError(f"missions: {m['id']} has a completed_round but nobody in completed_by")
+            m.update(accepted=accepted, completers=completers, penalized=penalized,
+                     completed_round=cr if completers else None)
+        for m in earlier:
+            if m["completers"]:
+                m["status"] = "completed"
+            elif mission_window(m)[1] is not None and mission_window(m)[1] < r:
+                m["status"] = "closed"
+        done_missions = {p: sum(1 for m in earlier if p in m["completers"]) for p in players}
+        # What r - 1 rounds can have given: 7 paths a round, the rewards of missions presented so far.
+        most_fireflies = ENERGY * done + sum(m["reward"] for m in earlier)
+        most_collisions = ENERGY * done * (1 if opts["collision_count_mode"] == "per_action" else len(players))
+        least_fireflies = sum(m["penalty"] for m in earlier)    # every penalty taken, no path placed
+        for key, low, high, what in (("fireflies", least_fireflies, most_fireflies, "fireflies"),
+                                     ("missions_completed", 0, len(earlier), "missions completed"),
+                                     ("collisions", 0, most_collisions, "collisions caused")):
+            for p in players:
+                v = position.get(key, {}).get(p, done_missions[p] if key == "missions_completed" else 0)
+                if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+                    raise PositionError(f"{key}: {p} has {v!r}; after {done} round(s) a player has {low} to "
+                                        f"{high} {what}")
+                st[key][p] = v
+            if key == "missions_completed":
+                for p in players:
+                    if st[key][p] < done_missions[p]:
+                        raise PositionError(f"missions_completed: {p} has {st[key][p]} but completed "
+                                            f"{done_missions[p]} of the missions listed")
+        st["round"] = r
+        if r == 1:
+            st["board"] = {"round": 0, "segments": [], "ends": [],
+                           "starts": [{"at": st["nodes"][p][n], "colour": st["border_colour"][p] if n == "B"
+                                       else other(st["border_colour"][p])} for p in sorted(players) for n in "BC"]}
+        else:
+            st["board"] = {"round": done, "segments": [], "starts": [],
+                           "ends": [{"at": st["nodes"][p][n], "colour": None} for p in sorted(players) for n in "BC"]}
+        st["history"] = {p: [] for p in players}
+        return st
 
     # ---- demo ----------------------------------------------------------------
     def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
         opts = state["options"]
         cols, rows = self._dims(state)
+        blocked = blocked_fine(opts)
         if state["round"] == 0:
-            cells = [(c, r) for r in range(rows) for c in range(cols)]
-            central = rng.sample(cells, LIST_LENGTH)
+            cells = [(c, r) for r in range(rows) for c in range(cols) if cell_fine(c, r) not in blocked]
+            central = rng.sample(cells, min(LIST_LENGTH, len(cells)))
             pts = rng.sample([(x, y) for y in range(rows + 1) for x in range(cols + 1)], LIST_LENGTH)
             border = []
             for x, y in pts:
@@ -1692,14 +2757,15 @@ class Bugcatcher(GameRules):
         board = self._board(state)
         accept = []
         # sometimes try a mission's shape
-        if board and rng.random() < 0.5:
-            m = rng.choice(board)
+        shaped = [m for m in board if not m.get("manual")]
+        if shaped and rng.random() < 0.5:
+            m = rng.choice(shaped)
             n = "B" if m["node"] == "border" else "C" if m["node"] == "central" else rng.choice("BC")
             for v in rng.shuffled(shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])):
                 at, ok, seen = pos[n], True, set(own)
                 for d in v:
                     nxt = (at[0] + 2 * DIRS[d][0], at[1] + 2 * DIRS[d][1])
-                    if not on_board(nxt, cols, rows) or nxt in seen:
+                    if not on_board(nxt, cols, rows) or nxt in seen or (n == "C" and nxt in blocked):
                         ok = False
                         break
                     seen.add(nxt)
@@ -1718,8 +2784,9 @@ class Bugcatcher(GameRules):
             if x < 0.1:
                 break
             n = rng.choice("BC")
-            dirs = [d for d in "UDLR" if on_board((pos[n][0] + 2 * DIRS[d][0], pos[n][1] + 2 * DIRS[d][1]), cols, rows)
-                    and (pos[n][0] + 2 * DIRS[d][0], pos[n][1] + 2 * DIRS[d][1]) not in own]
+            steps = {d: (pos[n][0] + 2 * DIRS[d][0], pos[n][1] + 2 * DIRS[d][1]) for d in "UDLR"}
+            dirs = [d for d in "UDLR" if on_board(steps[d], cols, rows) and steps[d] not in own
+                    and not (n == "C" and steps[d] in blocked)]
             if not dirs:
                 continue
             d = rng.choice(dirs)

@@ -589,7 +589,9 @@ class ThreeModularRooms(GameRules):
 
     # ---- resolution -------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = copy.deepcopy(state)
+        # A new state; only what a round changes is copied (options and players are never written).
+        st = {**state, "hands": {p: list(h) for p, h in state["hands"].items()}, "points": dict(state["points"]),
+              "opal": [list(x) for x in state["opal"]]}
         opts, players, r = st["options"], st["players"], st["round"]
         final = r == opts["rounds"]
         facts: list[Any] = []
