@@ -572,8 +572,8 @@ def test_outcome_totals_ties_go_to_the_host_and_garnet_option():
         m.resolve(raw)
     assert m.state["totals"] == {"Ann": 27, "Bo": 27, "Cy": 27, "Dee": 23, "Eli": 23, "Fay": 23, "Gus": 23}
     out = m.outcome()
-    assert out.winners == ("Ann", "Bo", "Cy") and out.elimination_candidate is None
-    # A30: both ties go to the host as decisions; meanwhile joint winners and no EC.
+    assert out.winners == () and out.elimination_candidate is None
+    # A30: both ties go to the host as decisions; meanwhile no winner and no EC.
     assert [(r.key, r.choices) for r in out.requests] == [
         ("winner-tie", ("Ann", "Bo", "Cy", "shared")), ("ec-tie", ("Dee", "Eli", "Fay", "Gus"))]
     assert out.standings[0] == ("Ann", "27 points")
@@ -601,7 +601,7 @@ def _ended(totals, option):
 def test_outcome_single_winner_and_ec_and_rounds_won_tiebreak():
     totals = {"Ann": 30, "Bo": 20, "Cy": 10, "Dee": 30, "Eli": 20, "Fay": 20, "Gus": 20}
     out = fl.GAME.outcome(_ended(totals, "total"))
-    assert out.winners == ("Ann", "Dee") and out.elimination_candidate == "Cy"
+    assert out.winners == () and out.elimination_candidate == "Cy"      # the tie for the win is pending
     assert [r.key for r in out.requests] == ["winner-tie"]
     # total_rounds_won: Ann's side (Red) won round 1 (5 > 3), Dee's (Blue) did not: Ann wins.
     out2 = fl.GAME.outcome(_ended(totals, "total_rounds_won"))
@@ -1010,13 +1010,13 @@ def _tied_game(**options):
 def test_ties_for_the_win_and_the_ec_are_the_hosts_decisions():
     m = _tied_game(winner_garnets="5", ec_garnets="-1", garnets_per_points="10")
     out = m.outcome()
-    # Pending: joint winners, no EC, both decisions listed with what the rounds won would say.
-    assert out.winners == ("Ann", "Bo", "Cy") and out.elimination_candidate is None
+    # Pending: no winner, no EC, both decisions listed with what the rounds won would say.
+    assert out.winners == () and out.elimination_candidate is None and out.ending == "tie_pending"
     win, ec = m.pending()
     assert (win.key, win.round, ec.key, ec.round) == ("winner-tie", 5, "ec-tie", 5)
     assert ec.default == "no Elimination Candidate yet; the rounds each side won are tied too (Dee 1, Eli 1, Fay 1, Gus 1)"
     board = m.public_report().text()
-    assert "Elimination Candidate: pending" in board and "Pending, for the host: Dee, Eli, Fay, Gus tie" in board
+    assert "Winner(s): pending" in board and "Elimination Candidate: pending" in board and "Pending, for the host: Dee, Eli, Fay, Gus tie" in board
     # 27 // 10 = 2 and 23 // 10 = 2 garnets each (A31); no winner or EC garnets while the ties are open.
     assert all(m.ledger.balance(p) == 2 for p in P)
     # The host names Bo the winner: Bo alone wins and gets the 5 winner garnets (round 5 is re-resolved).

@@ -1911,7 +1911,7 @@ class FlickeringLights(GameRules):
             out.append(DecisionRequest(
                 WINNER_TIE, f"{', '.join(top)} tie for the highest total ({totals[top[0]]}): who wins the Main "
                 f"Match? ('{SHARED}' for a joint win)", DecisionKind.CHOICE, tuple(top) + (SHARED,), round=ROUNDS,
-                default=f"all of them are listed as winners; {hint(top, max)}"))
+                default=f"no winner yet; {hint(top, max)}"))
         if len(low) > 1:
             out.append(DecisionRequest(
                 EC_TIE, f"{', '.join(low)} tie for the lowest total ({totals[low[0]]}): who goes to the Elimination "
@@ -1920,17 +1920,21 @@ class FlickeringLights(GameRules):
         return out
 
     def _decided(self, st: State, decisions: Mapping[str, Any]) -> tuple[tuple[str, ...], str | None]:
-        """The winners and the EC once the host's tie decisions apply (the EC None while pending)."""
+        """The winners and the EC once the host's tie decisions apply; while a tie waits for the host,
+        no winner (empty) or no EC (None)."""
         _, top, low = self._ranking(st)
         pick = decisions.get(WINNER_TIE)
-        winners = tuple(top) if len(top) == 1 or pick in (None, SHARED) or pick not in top else (pick,)
+        if len(top) == 1 or pick == SHARED:
+            winners = tuple(top)
+        else:
+            winners = (pick,) if pick in top else ()
         ec_pick = decisions.get(EC_TIE)
         ec = low[0] if len(low) == 1 else (ec_pick if ec_pick in low else None)
         return winners, ec
 
     def outcome(self, state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
         """Winner(s) and EC by five-round totals (A30); a tie is a decision of the host (requests
-        "winner-tie", "ec-tie"), pending until entered: joint winners and no EC meanwhile."""
+        "winner-tie", "ec-tie"), pending until entered: no winner or no EC meanwhile."""
         if not state["finished"]:
             return None
         decisions = decisions or {}
