@@ -1402,7 +1402,7 @@ class FlickeringLights(GameRules):
         facts.append(RolesInPlay(rd, tuple(cur["roles"]), audience=(white,)))
         for it in cur["items"]:
             facts.append(BoardItem(rd, it["name"], it["kind"], tuple(sq_name(tuple(s)) for s in it["squares"]),
-                                    it["amount"], it["text"]))
+                                   it["amount"], it["text"]))
         facts.append(BoardGrid(rd, "start", tuple(cur["grid"])))
         if fog:
             centre, known = fog_knowledge(rd, cur)
@@ -1411,7 +1411,7 @@ class FlickeringLights(GameRules):
 
         # Submissions: normalised (A33; A23 in Round 4), then increases, reductions and flips.
         inc: dict[Square, int] = {}
-        red_by: dict[Square, int] = {}
+        reductions: dict[Square, int] = {}
         flips: list[tuple[str, Square]] = []
         missing_white: tuple[str, ...] = ()
 
@@ -1487,7 +1487,7 @@ class FlickeringLights(GameRules):
             for sec in ("block", "defend"):
                 for v in cut[sec]:
                     s = parse_square(v)
-                    red_by[s] = red_by.get(s, 0) + 1
+                    reductions[s] = reductions.get(s, 0) + 1
             for v in cut["flip"]:
                 flips.append((p, parse_square(v)))
             if fog and sub is not None:
@@ -1495,7 +1495,7 @@ class FlickeringLights(GameRules):
                 typed += [v for v in (vals.get("red_space"), vals.get("blue_space")) if v]
                 facts.append(FogReceived(rd, p, tuple(typed), audience=(p,)))
             facts.append(SpacesApplied(rd, p, sub is not None, tuple(raised), cut["block"], cut["defend"],
-                                           cut["flip"][0] if cut["flip"] else "", tuple(replaced), audience=(p,)))
+                                       cut["flip"][0] if cut["flip"] else "", tuple(replaced), audience=(p,)))
             abil = [f"{sec} {v}" for sec in ("block", "defend", "flip") for v in cut[sec]]
             log.append(f"{p} ({team.value} {role.value}): spaces "
                        + (", ".join(f"{r.square} (+{r.amount})" for r in raised) or "none")
@@ -1507,9 +1507,9 @@ class FlickeringLights(GameRules):
                 for s in it["squares"]:
                     add(tuple(s), it["amount"])
         # values, flips, recolouring (R16-R20, R28, R31, R41, R42, A6-A11)
-        values = {s: max(0, n - red_by.get(s, 0)) for s, n in inc.items()}
-        for s in sorted(set(inc) | set(red_by)):
-            facts.append(SpaceValue(rd, sq_name(s), inc.get(s, 0), red_by.get(s, 0), values.get(s, 0),
+        values = {s: max(0, n - reductions.get(s, 0)) for s, n in inc.items()}
+        for s in sorted(set(inc) | set(reductions)):
+            facts.append(SpaceValue(rd, sq_name(s), inc.get(s, 0), reductions.get(s, 0), values.get(s, 0),
                                     audience=HOST_ONLY))
         g1 = dict(g0)
         for p, s in flips:
@@ -1593,11 +1593,11 @@ class FlickeringLights(GameRules):
             st["finished"] = True
             for h in st["history"][:-1]:
                 out += [f for f in from_json(h.get("end_facts") or [])]
+            roles = opts.get("reveal_roles_at_end")
             out += [TeamsRevealed(p, tuple(h["assign"][p]["team"] for h in st["history"]),
-                              tuple(h["assign"][p]["role"] for h in st["history"]) if opts.get("reveal_roles_at_end")
-                              else ()) for p in sorted(players)]
-            tie_requests = self._tie_requests(st)
-            requests += tie_requests
+                                  tuple(h["assign"][p]["role"] for h in st["history"]) if roles else ())
+                    for p in sorted(players)]
+            requests += self._tie_requests(st)
             ledger = self._end_ledger(st, round_input.balances, round_input.decisions)
         else:
             st["round"] = rd + 1
