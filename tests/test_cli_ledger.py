@@ -18,7 +18,7 @@ NAME = "three-modular-rooms-0"                        # the game's name in ledge
 def game(tmp_path):
     folder = tmp_path / "game"
     run("new", "three-modular-rooms", "--players", "Ann,Bo,Cy", "--out", folder, "--garnets", "10",
-        "--option", "rounds=3")
+        "--option", "rounds=3", "--seed", "0")     # the ledger keys below name the game by its seed
     return folder
 
 

@@ -200,3 +200,34 @@ def test_on_google_the_lock_protects_every_submission_tab(tmp_path):
     O.resolve(st)
     assert "You played card 3 in Null." in "\n".join(
         " ".join(r) for r in st.open("player:Ann", sid).read(["Results"])["Results"])
+
+
+# ------------------------------------------------------------------ installing the menu (Apps Script API)
+
+def test_menu_install_binds_the_script_to_the_master_and_updates_it_in_place(tmp_path):
+    from sheetbridge.cli.menu import script_files
+    from sheetbridge.core.errors import ConfigError
+    from sheetbridge.sheets import google as G
+    from tests.fake_google import FakeGoogle
+    from tests.test_google_backend import HOST, _players
+    fake = FakeGoogle(seed=2)
+    st = fake.store(HOST, game_folder=tmp_path / "g")
+    O.new_game("skeld", _players("skeld"), st, seed=3, folder=tmp_path / "g")
+    sid = G.install_script(st, script_files())
+    project = fake.scripts[sid]
+    assert project["parentId"] == st.master_location()               # bound to the master
+    assert [f["name"] for f in project["files"]] == ["Menu", "appsscript"]
+    assert "function onOpen()" in project["files"][0]["source"]
+    assert G.install_script(st, script_files(), sid) == sid           # a second install updates, never duplicates
+    assert len(fake.scripts) == 1
+    fake.script_api_enabled = False
+    with pytest.raises(ConfigError, match="Apps Script API is turned off .*script.google.com/home/usersettings.*"
+                                          "sheetbridge menu show"):
+        G.install_script(st, script_files())
+
+
+def test_menu_install_on_an_xlsx_game_says_why_not(game):
+    res = run("menu", "install", game, ok=False)
+    assert res.exit_code == 2 and "is an xlsx game" in res.output
+    out = run("menu", "show").output
+    assert "Extensions > Apps Script" in out and "function onOpen()" in out

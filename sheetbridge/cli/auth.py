@@ -6,11 +6,12 @@ files must go into a shared-drive folder: a service account has no Drive storage
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
-from ..core.errors import SheetbridgeError
+from ..core.errors import ConfigError, SheetbridgeError
 from ..sheets import google as G
 
 HOW_TO = (
@@ -42,7 +43,7 @@ def _auth(credentials: Path | None, service_account: Path | None, token: Path | 
         return
     path = (credentials or Path(settings.get("credentials") or G.default_credentials_path())).expanduser()
     if not path.is_file():
-        raise click.ClickException(f"no OAuth client file at {path}. " + HOW_TO.format(path=path))
+        raise ConfigError(f"no OAuth client file at {path}. " + HOW_TO.format(path=path))
     path = path.resolve()
     G.check_credentials_file(path, "oauth")
     token_path = (token or Path(settings.get("token") or G.default_token_path())).expanduser()
@@ -50,7 +51,14 @@ def _auth(credentials: Path | None, service_account: Path | None, token: Path | 
         click.echo("Open the address printed below in a browser on this computer to sign in.")
     from google_auth_oauthlib.flow import InstalledAppFlow
     flow = InstalledAppFlow.from_client_secrets_file(str(path), list(G.SCOPES))
-    creds = flow.run_local_server(port=0, open_browser=not no_browser)
+    try:
+        creds = flow.run_local_server(port=0, open_browser=not no_browser)
+    except Exception as exc:      # exchanging the sign-in for a token needs Google
+        from . import unreachable
+        line = unreachable(exc)
+        if line is None:
+            raise
+        raise G.GoogleUnreachable(line) from None
     G._save_token(token_path, creds)
     settings.update({"mode": "oauth", "credentials": str(path), "token": str(token_path)})
     settings.pop("folder_id", None)
@@ -74,8 +82,9 @@ def _command(credentials, service_account, folder_id, token, no_browser) -> None
     """Set up Google credentials for --google games (OAuth sign-in, or a service account)."""
     try:
         _auth(credentials, service_account, token, folder_id, no_browser)
-    except SheetbridgeError as e:
-        raise click.ClickException(str(e)) from None
+    except SheetbridgeError as e:      # the convention of every command, even when run on its own
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
 
 
 command = click.command("auth")(_command)

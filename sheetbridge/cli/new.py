@@ -1,10 +1,15 @@
-"""`sheetbridge new GAME --players ... --out DIR`: create a game's workbooks."""
+"""`sheetbridge new GAME --players ... --out DIR`: create a game's workbooks.
+
+With --google the creation is resumable: if it fails part way, running the same command
+again reuses the spreadsheets already created (recorded in DIR/.sheetbridge-new.json)
+and invites the players only once every spreadsheet is written."""
 from pathlib import Path
 
 import click
 
 from ..core.errors import UsageError
 from ..orchestrator import new_game, parse_players
+from ..sheets.store import NEW_PROGRESS_FILE
 from ..sheets.xlsx import XlsxStore
 
 
@@ -18,34 +23,63 @@ def parse_option_pairs(pairs) -> dict:
     return out
 
 
+def _who(key: str) -> str:
+    return key.split(":", 1)[1] + "'s file" if key.startswith("player:") else f"the {key}"
+
+
 @click.command("new")
 @click.argument("game_id", metavar="GAME")
 @click.option("--players", required=True, help='Names, comma-separated; with --google as "Ann <ann@x.org>, ...".')
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the game (the xlsx files, or the Google game's pointer file).")
-@click.option("--seed", default="0", help="Seed for every random draw of the game.")
+@click.option("--seed", default=None, help="Seed for every random draw of the game (default: a fresh random one, "
+                                           "printed, so the game can be replayed).")
 @click.option("--garnets", default=0, type=int, help="Each player's garnets at the start (the ledger's opening rows).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A host option (see docs/games).")
 @click.option("--google", is_flag=True, help="Create Google spreadsheets instead of xlsx files.")
-@click.option("--force", is_flag=True, help="Overwrite an existing game in --out.")
+@click.option("--force", is_flag=True, help="Replace the game in --out: its files in the folder that the new game "
+                                            "does not overwrite are deleted; its Google spreadsheets are listed, "
+                                            "not deleted.")
 def command(game_id, players, out, seed, garnets, options, google, force) -> None:
     """Create a new game: the host's master workbook and one workbook per player."""
     plist = parse_players(players, garnets)
-    if (out / "master.xlsx").exists() or (out / "sheetbridge.json").exists():
+    existed = (out / "master.xlsx").exists() or (out / "sheetbridge.json").exists()
+    if existed:
         if not force:
             raise UsageError(f"{out} already holds a game; choose another --out or add --force to replace it")
     if google:
-        from ..sheets.google import new_google_store
         missing = [p.name for p in plist if not p.email]
         if missing:
             raise UsageError(f"--google needs an email for every player; missing for {', '.join(missing)} "
                              '(write --players "Ann <ann@x.org>, ...")')
+    if (out / NEW_PROGRESS_FILE).exists():
+        click.echo(f"Resuming the unfinished `new` in {out}: what it created is reused.")
+    if google:
+        from ..sheets.google import new_google_store
         store = new_google_store(out)
     else:
         store = XlsxStore(out)
     res = new_game(game_id, plist, store, seed=seed, options=parse_option_pairs(options), folder=out,
                    progress=lambda s: click.echo("  " + s))
-    click.echo(f"Created {res.match.game.spec.name} for {len(plist)} players in {out}.")
+    click.echo(f"Created {res.match.game.spec.name} for {len(plist)} players in {out} "
+               f"(seed {res.seed}: `--seed {res.seed}` replays it exactly).")
+    if google:
+        click.echo("Every player's spreadsheet was shared with that player only, and the public board "
+                   "with every player, once all were written.")
+    if res.trashed:
+        click.echo(f"Moved to the Drive trash {len(res.trashed)} unused spreadsheet(s) left by the earlier "
+                   f"failed run(s): {', '.join(res.trashed)}.")
+    if res.removed:
+        click.echo(f"Replaced the old game: deleted its files the new game does not use: {', '.join(res.removed)}.")
+    if res.replaced:
+        listing = ", ".join(f"{_who(k)} https://docs.google.com/spreadsheets/d/{loc}"
+                            for k, loc in sorted(res.replaced.items()))
+        click.echo(f"The replaced game's {len(res.replaced)} Google spreadsheet(s) were NOT deleted and are still "
+                   f"shared as before: {listing}. Trash them in Google Drive if you no longer need them.")
+    if res.replaced_note:
+        click.echo(f"warning: {res.replaced_note}")
+    elif existed and not res.removed and not res.replaced:
+        click.echo("Replaced the old game: the new one overwrote all its files.")
     click.echo(f"Host master: {res.files['master']} (share it with no one).")
     click.echo("Send each player their own file; when they have submitted, run "
                f"`sheetbridge status {out}` and `sheetbridge resolve {out} --dry-run`.")

@@ -34,8 +34,14 @@ Rules in brief (R and A numbers from shared/rulings/big_machine.md):
   the colours (A14: a colour with itself is neither), greater-than strictly in the drawn
   direction (A15), free unless the team moved along it in rounds 2-7 (A8). Among the
   players (A11) the sole top score wins a Token of Life and 1 cosmos; the lowest is the
-  Elimination Candidate (ties: the winners vote, A12). Everyone gets floor(points / 2)
-  garnets (A13).
+  Elimination Candidate (ties: the winners' vote, entered as decision "ec-vote"; "ec-host"
+  when everyone is tied, A12). Everyone gets floor(points / 2) garnets (A13).
+- Results as data: `resolve` returns the round as facts (below) with their audience:
+  positions public every round (R62), starting meadows and the empty layouts public from
+  meadow selection (A24, option ``public_layouts``), the machine, installs and sabotage to
+  the team (R63-R65), bids, cogs and notices to the participant (R67, A19), every meadow's
+  auction to the host alone (R66), every machine and connector's points public at the end
+  (R68). `render` and `picture` draw every report and board from them.
 
 The ruleset's example: 3 people in the Blue Meadow, the winner powers up 2:
 
@@ -52,9 +58,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..core.errors import ConfigError
+from ..core.decisions import DecisionKind, DecisionRequest
+from ..core.errors import ConfigError, PositionError
+from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
 from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, yes_no
+from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
@@ -132,6 +141,9 @@ SPEC = GameSpec(
         Option("cross_team_trades", True, "Cogs may be given to members of other teams.", ruling="A16"),
         Option("share_notices", False, "Each teammate's personal notices, bids and cog balance are also "
                "shown to the other teammate.", ruling="A19"),
+        Option("public_layouts", True, "Starting meadows, and so every team's empty machine, are public from "
+               "meadow selection; off: only the team knows them (positions from round 1 are public either way). "
+               "Parts are never public before the end.", ruling="A24"),
     ),
     tables=(
         TableSpec(NODES_TABLE, "half_nodes.csv",
@@ -150,6 +162,266 @@ SPEC = GameSpec(
 )
 
 DEFAULTS: dict[str, Any] = SPEC.default_options()
+
+
+# --------------------------------------------------------------------- round results as data
+# Every report and picture is drawn from these (render, picture below). `audience` follows the
+# rulings' information model (section c): positions public every round (R62); the machine,
+# installs and sabotage to the team (R63-R65); bids, cogs and notices to the participant alone
+# (R67, A19; the team with share_notices); who won a meadow and every bid to nobody but the host
+# (R66, R67); all machines and scores public at the end (R68). Starting meadows and the empty
+# layouts are public from meadow selection (A24, option public_layouts).
+
+@fact
+@dataclass(frozen=True)
+class MachinePart:
+    """A machine part: a colour and a power (R8), or faulty, with no colour and no power (R9)."""
+    colour: str = ""
+    power: int = 0
+    faulty: bool = False
+
+    def text(self) -> str:
+        return "faulty" if self.faulty else f"{self.colour} {self.power}"
+
+
+FAULTY_PART = MachinePart(faulty=True)
+
+
+@fact
+@dataclass(frozen=True)
+class MachineNode:
+    """A node of a machine, where it is drawn (row and column from the top left) and what it holds."""
+    node: str
+    row: int
+    column: int
+    part: MachinePart | None = None      # None: empty
+
+
+@fact
+@dataclass(frozen=True)
+class MachineConnector:
+    """A connector: its ends, its kind (R7) and, with parts in, its state and points (R50-R55)."""
+    a: str
+    b: str
+    kind: str                     # allies, enemies, greater or free
+    greater: str = ""             # kind greater: the end whose power must be greater (A15)
+    traversed: bool = False       # the team moved along it in rounds 2-7 (a free one is no longer excellent, A8)
+    status: str = ""              # excellent, working, waiting (an end empty), dead (a faulty end); "" in a layout
+    points: int = 0               # what it scores (if the game ended now, before the end)
+
+
+@fact
+@dataclass(frozen=True)
+class MachineTeam(Fact):
+    """A team: one player and one guest sharing a machine (R1). Public from the start."""
+    team: str
+    player: str
+    guest: str
+
+
+@fact
+@dataclass(frozen=True)
+class StartingMeadow(Fact):
+    """A participant's starting meadow; the player's gives the left half, the guest's the right (R3, R4)."""
+    participant: str
+    team: str
+    role: str                     # player or guest
+    meadow: str
+
+
+@fact
+@dataclass(frozen=True)
+class StartingMeadowDrawn(Fact):
+    """No valid starting meadow was chosen: one was drawn at random (told to the participant only)."""
+    participant: str
+    meadow: str
+
+
+@fact
+@dataclass(frozen=True)
+class MachineLayout(Fact):
+    """A team's empty machine as assembled from its two halves (R4-R6); public by default (A24)."""
+    team: str
+    left: str
+    right: str
+    nodes: tuple[MachineNode, ...]
+    connectors: tuple[MachineConnector, ...]
+
+
+@fact
+@dataclass(frozen=True)
+class SubmissionProblem(Fact):
+    """Something wrong with a participant's submission, and the default applied (section e)."""
+    participant: str
+    problem: Problem
+
+
+@fact
+@dataclass(frozen=True)
+class CogsGiven(Fact):
+    """Cogs given (R12, A16): from the host's Cog trades table before the round's checks (source
+    "host"), or from a submission's Give cogs rows after the auctions (source "submission")."""
+    giver: str
+    receiver: str
+    cogs: int
+    source: str
+    made: bool = True
+    giver_had: int = 0            # the giver's cogs when it was tried (why a trade was refused)
+
+
+@fact
+@dataclass(frozen=True)
+class MeadowMove(Fact):
+    """A participant's effective move after defaults and fallbacks (R15-R29, section e)."""
+    participant: str
+    team: str
+    from_meadow: str
+    meadow: str
+    bid: int
+    power_up: int
+    previous_node: str            # "" in round 1
+    node: str
+    submitted: bool = True        # False: nothing submitted, the rules' default was used (R29)
+    random_node: bool = False     # the install node was drawn at random (R29, V15-V17)
+    jump: bool = False            # a jump was honoured (charged, or left to the host to charge)
+
+
+@fact
+@dataclass(frozen=True)
+class NodeJump(Fact):
+    """A jump asked for in rounds 2-7 (R24, A7): result "charged", "host_charges" (enforce_garnets
+    off), "not_needed" (adjacent_jump = free_move: a normal move, free) or "no_garnets" (void)."""
+    participant: str
+    from_node: str
+    to_node: str
+    result: str
+    garnets: int = 0              # charged: the cost; no_garnets: the balance that was too small
+
+
+@fact
+@dataclass(frozen=True)
+class SelfSabotage(Fact):
+    """A faulty part put on an empty node for +2 cogs (R25-R28, A5); known to the team (R65)."""
+    participant: str
+    team: str
+    node: str
+    cogs: int = SABOTAGE_COGS
+
+
+@fact
+@dataclass(frozen=True)
+class MeadowPosition(Fact):
+    """Where a participant is after this round's movement (R30); public every round (R62)."""
+    participant: str
+    meadow: str
+
+
+@fact
+@dataclass(frozen=True)
+class MeadowBid:
+    """One bid in a meadow and why it won or lost: "won", "not unique" (someone bid the same) or
+    "outbid" (unique but below the winning bid) (R31-R34, A23)."""
+    participant: str
+    bid: int
+    power_up: int
+    result: str
+    got: MachinePart | None              # the part installed (None: nothing, option no_winner)
+
+
+@fact
+@dataclass(frozen=True)
+class MeadowAuction(Fact):
+    """A meadow's auction as the host would show the calculation: the people there (R36, A2), every
+    bid with its result, the winner and the part (power = people + power-up). Host only (R66, R67)."""
+    meadow: str
+    people: int
+    bids: tuple[MeadowBid, ...]
+    winner: str = ""
+    part: MachinePart | None = None
+
+
+@fact
+@dataclass(frozen=True)
+class PartInstalled(Fact):
+    """The part a participant installed this round and where (R37, R38, A20); known to the team (R64)."""
+    participant: str
+    team: str
+    node: str
+    part: MachinePart | None             # None: nothing installed (option no_winner)
+
+
+@fact
+@dataclass(frozen=True)
+class NodeInstalls(Fact):
+    """A node that received parts this round: what it held (after any sabotage), the parts in the
+    order applied (ascending power, faulty first, R46, A4), by whom, and what it holds now (R41-R47)."""
+    team: str
+    node: str
+    before: MachinePart | None
+    parts: tuple[MachinePart, ...]
+    by: tuple[str, ...]
+    after: MachinePart | None
+
+
+@fact
+@dataclass(frozen=True)
+class ConnectorTraversed(Fact):
+    """A move along a connector in rounds 2-7 (A8); `counted` False: a forced move that does not
+    count with forced_moves_break_free off. A jump is not a move along a connector (A7)."""
+    team: str
+    participant: str
+    from_node: str
+    to_node: str
+    kind: str
+    counted: bool = True
+
+
+@fact
+@dataclass(frozen=True)
+class CogsNow(Fact):
+    """A participant's cogs before and after the round (R39, R40); their own business (A19)."""
+    participant: str
+    before: int
+    after: int
+
+
+@fact
+@dataclass(frozen=True)
+class MachineNow(Fact):
+    """A team's machine after a round, before the end (R63): every node and connector, and what it
+    would score if the game ended now (empty nodes faulty, R48)."""
+    team: str
+    left: str
+    right: str
+    nodes: tuple[MachineNode, ...]
+    connectors: tuple[MachineConnector, ...]
+    points_if_ended: int
+
+
+@fact
+@dataclass(frozen=True)
+class MachineScored(Fact):
+    """A team's final machine, public at the end (R68): empty nodes made faulty (`filled`, R48),
+    each connector's state and points (R50-R55) and the total (R56)."""
+    team: str
+    player: str
+    guest: str
+    left: str
+    right: str
+    nodes: tuple[MachineNode, ...]
+    connectors: tuple[MachineConnector, ...]
+    filled: tuple[str, ...]
+    total: int
+
+
+@fact
+@dataclass(frozen=True)
+class MachinePayout(Fact):
+    """Garnets for the machine's points at the end, 1 per 2 (R59, A13); public."""
+    participant: str
+    team: str
+    points: int
+    garnets: int
 
 
 # --------------------------------------------------------------------- pure rules
@@ -485,11 +757,25 @@ def check_all_tables(tables: Tables) -> list[str]:
 # --------------------------------------------------------------------- machine helpers
 
 def part_text(part: Any) -> str:
+    """A node's content as the state holds it (None, "faulty" or a dict) in words."""
     if part is None:
         return "empty"
     if part == FAULTY:
         return "faulty"
     return f"{part['color']} {part['power']}"
+
+
+def as_part(part: Any) -> MachinePart | None:
+    """The state's node content as a MachinePart (None: empty)."""
+    if part is None:
+        return None
+    if part == FAULTY:
+        return FAULTY_PART
+    return MachinePart(part["color"], int(part["power"]))
+
+
+def _ptext(part: MachinePart | None) -> str:
+    return "empty" if part is None else part.text()
 
 
 def node_order(machine: Mapping[str, Any]) -> list[str]:
@@ -509,85 +795,95 @@ def find_connector(machine: Mapping[str, Any], a: str, b: str) -> dict | None:
     return None
 
 
-def cond_text(conn: Mapping[str, Any]) -> str:
-    if conn["cond"] == Cond.GREATER.value:
-        small = conn["b"] if conn["greater"] == conn["a"] else conn["a"]
-        return f"{conn['greater']} > {small}"
-    return conn["cond"]
+def machine_facts(machine: Mapping[str, Any], relation: Mapping[str, str], final: bool = False,
+                  layout: bool = False) -> tuple[tuple[MachineNode, ...], tuple[MachineConnector, ...]]:
+    """A machine of the state as fact data: its nodes (in drawing order) and connectors with their
+    state and points now (`final`: empty ends count as faulty); `layout`: the bare structure."""
+    nodes = tuple(MachineNode(n, machine["nodes"][n][0], machine["nodes"][n][1],
+                              None if layout else as_part(machine["parts"][n])) for n in node_order(machine))
+    conns = []
+    for c in machine["connectors"]:
+        if layout:
+            conns.append(MachineConnector(c["a"], c["b"], c["cond"], c["greater"]))
+            continue
+        status = connector_status(c, machine["parts"], relation, final=final)
+        conns.append(MachineConnector(c["a"], c["b"], c["cond"], c["greater"], bool(c["used"]), status,
+                                      connector_points(status)))
+    return nodes, tuple(conns)
 
 
-def _conn_symbol(conn: Mapping[str, Any], first: str, dy: int, dx: int) -> str:
+def kind_text(conn: MachineConnector) -> str:
+    """A connector's condition in words: allies, enemies, free, or "L1 > L2" (the greater end first)."""
+    if conn.kind == Cond.GREATER.value:
+        small = conn.b if conn.greater == conn.a else conn.a
+        return f"{conn.greater} > {small}"
+    return conn.kind
+
+
+def _conn_symbol(conn: MachineConnector, first: str, dy: int, dx: int) -> str:
     """Short text for a connector's drawing cell; `first` is the upper/left end."""
-    cond = conn["cond"]
-    if cond == Cond.ALLIES.value:
-        sym = "allies"
-    elif cond == Cond.ENEMIES.value:
-        sym = "enemies"
-    elif cond == Cond.FREE.value:
-        sym = "free" + (" (used)" if conn["used"] else "")
+    kind = conn.kind
+    if kind in (Cond.ALLIES.value, Cond.ENEMIES.value):
+        sym = kind
+    elif kind == Cond.FREE.value:
+        sym = "free" + (" (used)" if conn.traversed else "")
     elif dy == 0:
-        sym = ">" if conn["greater"] == first else "<"
+        sym = ">" if conn.greater == first else "<"
     elif dx == 0:
-        sym = "v" if conn["greater"] == first else "^"
+        sym = "v" if conn.greater == first else "^"
     else:
-        sym = f"{conn['greater']} >"
+        sym = f"{conn.greater} >"
     line = "-" if dy == 0 else "|" if dx == 0 else ("\\" if dy == dx else "/")
     return f"{line} {sym} {line}" if dy == 0 else f"{line}{sym}"
 
 
-def machine_blocks(machine: Mapping[str, Any], relation: Mapping[str, str], title: str,
-                   final: bool = False, caption: str = "", plan: bool = False) -> tuple[Block, Block]:
-    """The machine as a grid (nodes coloured by part, connectors by state) and its connector list.
+def machine_blocks(nodes: Sequence[MachineNode], connectors: Sequence[MachineConnector], title: str,
+                   caption: str = "", final: bool = False, plan: bool = False,
+                   summary: str = "") -> tuple[Block, Block]:
+    """A machine as a grid (nodes coloured by part, connectors by state) and its connector list.
 
-    `plan` draws an empty half for meadow selection: conditions only, no state or points.
-    """
-    nodes, parts = machine["nodes"], machine["parts"]
-    h = max(y for y, _ in nodes.values()) + 1
-    w = max(x for _, x in nodes.values()) + 1
+    `plan` draws an empty layout: conditions only, no state or points. `summary` ends the list
+    (the total, or the points if the game ended now)."""
+    pos = {n.node: (n.row, n.column) for n in nodes}
+    h = max(y for y, _ in pos.values()) + 1
+    w = max(x for _, x in pos.values()) + 1
     grid = [[Cell("") for _ in range(2 * w - 1)] for _ in range(2 * h - 1)]
-    for n, (y, x) in nodes.items():
-        part = parts[n]
+    for n in nodes:
+        y, x = pos[n.node]
+        part, middle = n.part, n.node in MIDDLE
         if part is None:
-            cell = Cell(f"{n}: empty", fill=EMPTY_FILL, bold=n in MIDDLE)
-        elif part == FAULTY:
-            cell = Cell(f"{n}: X faulty", fill=FAULTY_FILL, bold=n in MIDDLE, font="FFFFFF")
+            cell = Cell(f"{n.node}: empty", fill=EMPTY_FILL, bold=middle)
+        elif part.faulty:
+            cell = Cell(f"{n.node}: X faulty", fill=FAULTY_FILL, bold=middle, font="FFFFFF")
         else:
-            cell = Cell(f"{n}: {part_text(part)}", fill=COLOR_FILL[part["color"]], bold=n in MIDDLE,
-                        font=COLOR_FONT.get(part["color"]))
+            cell = Cell(f"{n.node}: {part.text()}", fill=COLOR_FILL[part.colour], bold=middle,
+                        font=COLOR_FONT.get(part.colour))
         grid[2 * y][2 * x] = cell
     lines = []
-    total = 0
-    for c in machine["connectors"]:
-        status = connector_status(c, parts, relation, final=final)
-        pts = connector_points(status)
-        total += pts
-        (y1, x1), (y2, x2) = nodes[c["a"]], nodes[c["b"]]
+    for c in connectors:
+        (y1, x1), (y2, x2) = pos[c.a], pos[c.b]
         if abs(y1 - y2) <= 1 and abs(x1 - x2) <= 1:
-            first, other = sorted((c["a"], c["b"]), key=lambda n: nodes[n])
-            (fy, fx), (oy, ox) = nodes[first], nodes[other]
-            gy, gx = y1 + y2, x1 + x2
-            if grid[gy][gx].text == "":
-                grid[gy][gx] = Cell(_conn_symbol(c, first, oy - fy, ox - fx),
-                                    fill=STATE_FILL["waiting" if plan else status])
-        used = " (used: no longer excellent)" if c["cond"] == Cond.FREE.value and c["used"] else ""
-        where = f"{c['a']}-{c['b']}"
+            first, other = sorted((c.a, c.b), key=lambda n: pos[n])
+            (fy, fx), (oy, ox) = pos[first], pos[other]
+            if grid[y1 + y2][x1 + x2].text == "":
+                grid[y1 + y2][x1 + x2] = Cell(_conn_symbol(c, first, oy - fy, ox - fx),
+                                              fill=STATE_FILL["waiting" if plan else c.status])
+        used = " (used: no longer excellent)" if c.kind == Cond.FREE.value and c.traversed else ""
+        where = f"{c.a}-{c.b} {kind_text(c)}"
         if plan:
-            lines.append(f"{where} {cond_text(c)}")
+            lines.append(where)
         elif final:
-            lines.append(f"{where} {cond_text(c)}{used}: {status}, {pts} point(s)")
+            lines.append(f"{where}{used}: {c.status}, {c.points} point(s)")
         else:
-            lines.append(f"{where} {cond_text(c)}{used}: {status} now")
-    head = f"Total: {total} point(s)" if final else f"Points if the game ended now (empty nodes become faulty): " \
-        f"{score_machine(_filled(machine), relation)[0]}"
+            lines.append(f"{where}{used}: {c.status} now")
+    rows = tuple(tuple(r) for r in grid)
     if plan:
-        return (Block(title, (caption,), tuple(tuple(r) for r in grid), (("empty node", EMPTY_FILL),)),
+        return (Block(title, (caption,) if caption else (), rows, (("empty node", EMPTY_FILL),)),
                 Block(f"{title}: connectors", tuple(lines)))
     legend = tuple((m, COLOR_FILL[m]) for m in MEADOWS) + (("empty", EMPTY_FILL), ("faulty", FAULTY_FILL)) + \
         tuple((f"connector {k}: {STATE_HELP[k]}", v) for k, v in STATE_FILL.items() if not final or k != "waiting")
-    caption = caption or f"{machine['left']} left half + {machine['right']} right half."
-    grid_block = Block(title, (caption,),
-                       tuple(tuple(r) for r in grid), legend)
-    return grid_block, Block(f"{title}: connectors", tuple(lines) + (head,))
+    return (Block(title, (caption,) if caption else (), rows, legend),
+            Block(f"{title}: connectors", tuple(lines) + ((summary,) if summary else ())))
 
 
 def half_machine(half: Mapping[str, Any], side: str) -> dict:
@@ -611,6 +907,107 @@ def _filled(machine: Mapping[str, Any]) -> dict:
     m = copy.deepcopy(dict(machine))
     m["parts"] = {n: (FAULTY if p is None else p) for n, p in m["parts"].items()}
     return m
+
+
+# --------------------------------------------------------------------- pictures
+# Drawn from the facts alone (core.picture); the renderer is sheetbridge.pictures. Nodes are
+# circles in the part's colour with the power inside (faulty: olive with an X, empty: yellow, as
+# the ruleset draws them); connectors are thick black lines labelled as the ruleset marks them:
+# red text for allies/enemies, a blue greater-than, green "free" (R7).
+
+KIND_COLOUR = {"allies": "C00000", "enemies": "C00000", "greater": "0070C0", "free": "007A33"}
+DEAD_LINE = "A6A6A6"            # a connector with a faulty end, at the end: no points
+CELL_W, CELL_H, NODE_R = 140, 90, 20
+MEADOW_W, MEADOW_HEAD, NAME_H = 130, 26, 16
+
+
+def _kind_label(conn: MachineConnector, final: bool) -> str:
+    text = f"{conn.greater}>{conn.b if conn.greater == conn.a else conn.a}" if conn.kind == Cond.GREATER.value \
+        else conn.kind + (" (used)" if conn.kind == Cond.FREE.value and conn.traversed else "")
+    return f"{text} +{conn.points}" if final and conn.points else text
+
+
+def node_centre(x0: float, y0: float, node: MachineNode) -> tuple[float, float]:
+    """Where a node's circle is drawn in a machine drawn from (x0, y0)."""
+    return x0 + 40 + node.column * CELL_W, y0 + 54 + node.row * CELL_H
+
+
+def machine_shapes(x0: float, y0: float, title: str, nodes: Sequence[MachineNode],
+                   connectors: Sequence[MachineConnector], final: bool = False) -> tuple[list, float, float]:
+    """One machine: shapes, width, height."""
+    shapes: list[Any] = [Label(x0, y0, title, size=15, bold=True)]
+    centre = {n.node: node_centre(x0, y0, n) for n in nodes}
+    for c in connectors:
+        dead = final and c.status == "dead"
+        shapes.append(Line((centre[c.a], centre[c.b]), colour=DEAD_LINE if dead else "000000", width=4, dashed=dead))
+    for c in connectors:
+        (ax, ay), (bx, by) = centre[c.a], centre[c.b]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        text = _kind_label(c, final)
+        w = 7 * len(text) + 8
+        shapes.append(Box(mx - w / 2, my - 9, w, 18, fill="FFFFFF", outline=None))
+        shapes.append(Label(mx, my, text, colour=KIND_COLOUR[c.kind], size=12, anchor="mm"))
+    for n in nodes:
+        cx, cy = centre[n.node]
+        part = n.part
+        fill = EMPTY_FILL if part is None else FAULTY_FILL if part.faulty else COLOR_FILL[part.colour]
+        shapes.append(Dot(cx, cy, NODE_R, fill=fill, outline="000000"))
+        if part is not None and part.faulty:
+            shapes.append(Line(((cx - 11, cy - 11), (cx + 11, cy + 11)), colour="000000", width=3))
+            shapes.append(Line(((cx - 11, cy + 11), (cx + 11, cy - 11)), colour="000000", width=3))
+        elif part is not None:
+            shapes.append(Label(cx, cy, str(part.power), colour=COLOR_FONT.get(part.colour, "000000"), size=15,
+                                bold=True, anchor="mm"))
+        shapes.append(Box(cx - 4 * len(n.node) - 3, cy + NODE_R + 2, 8 * len(n.node) + 6, 14, fill="FFFFFF",
+                          outline=None))
+        shapes.append(Label(cx, cy + NODE_R + 9, n.node, size=11, bold=n.node in MIDDLE, anchor="mm"))
+    width = 80 + max(n.column for n in nodes) * CELL_W
+    height = 54 + max(n.row for n in nodes) * CELL_H + NODE_R + 22
+    return shapes, width, height
+
+
+def board_shapes(x0: float, y0: float, title: str, where: Sequence[tuple[str, str]]) -> tuple[list, float, float]:
+    """The five meadows and who is in each (names in the order given): shapes, width, height."""
+    occupants = {m: [p for p, at in where if at == m] for m in MEADOWS}
+    depth = max([len(v) for v in occupants.values()] + [1])
+    shapes: list[Any] = [Label(x0, y0, title, size=15, bold=True)]
+    top = y0 + 24
+    for i, m in enumerate(MEADOWS):
+        x = x0 + i * MEADOW_W
+        shapes.append(Box(x, top, MEADOW_W, MEADOW_HEAD, fill=COLOR_FILL[m], outline="000000"))
+        shapes.append(Label(x + 6, top + 6, f"{m} Meadow", colour=COLOR_FONT.get(m, "000000"), size=13))
+        shapes.append(Box(x, top + MEADOW_HEAD, MEADOW_W, depth * NAME_H + 10, fill="FFFFFF", outline="000000"))
+        for j, name in enumerate(occupants[m] or ["nobody"]):
+            shapes.append(Label(x + 6, top + MEADOW_HEAD + 5 + j * NAME_H, name, size=12,
+                                colour="000000" if occupants[m] else "7F7F7F"))
+    return shapes, 5 * MEADOW_W, 24 + MEADOW_HEAD + depth * NAME_H + 10
+
+
+LEGEND: tuple[tuple[str, str, str], ...] = (
+    tuple((f"{m} part", COLOR_FILL[m], "fill") for m in MEADOWS)
+    + (("empty node", EMPTY_FILL, "fill"), ("faulty part", FAULTY_FILL, "fill"),
+       ("allies / enemies: the colours", KIND_COLOUR["allies"], "text"),
+       ("A>B: A's power greater", KIND_COLOUR["greater"], "text"),
+       ("free: unless moved along", KIND_COLOUR["free"], "text")))
+
+
+def legend_shapes(x0: float, y0: float, final: bool = False) -> tuple[list, float, float]:
+    """The key of a machine picture: every fill and every connector colour, two rows."""
+    items = LEGEND + ((("grey dashed: a faulty end, 0 points", DEAD_LINE, "text"),) if final else ())
+    shapes: list[Any] = []
+    x, y, row_w = x0, y0, 0.0
+    for i, (label, colour, how) in enumerate(items):
+        if i == len(MEADOWS) + 2:   # connector kinds on a second row
+            x, y = x0, y + 22
+        if how == "fill":
+            shapes.append(Box(x, y, 14, 14, fill=colour, outline="000000"))
+            shapes.append(Label(x + 18, y + 1, label, size=11))
+            x += 18 + 7 * len(label) + 14
+        else:
+            shapes.append(Label(x, y + 1, label, colour=colour, size=12))
+            x += 7 * len(label) + 18
+        row_w = max(row_w, x - x0)
+    return shapes, row_w, y - y0 + 18
 
 
 # --------------------------------------------------------------------- teams
@@ -645,8 +1042,8 @@ def form_teams(roster: Sequence[str], spec_text: str) -> list[dict]:
 # --------------------------------------------------------------------- the game
 
 @dataclass
-class Move:
-    """One participant's effective move for the round, after defaults and fallbacks."""
+class Turn:
+    """One participant's effective move for the round, after defaults and fallbacks (working data)."""
     meadow: str
     bid: int
     power: int
@@ -654,6 +1051,7 @@ class Move:
     jump: bool
     forced: bool
     sabotage: str | None
+    submitted: bool = True
 
 
 class BigMachine(GameRules):
@@ -916,10 +1314,21 @@ class BigMachine(GameRules):
             return self._resolve_start(st, round_input, rng)
         return self._resolve_round(st, round_input, rng)
 
-    def _apply_host_trades(self, st: State, round_input: RoundInput, notes: dict, log: list) -> None:
+    def _private(self, st: State, *participants: str) -> tuple[str, ...]:
+        """Who may know a participant's own notices, bids and cogs: themselves (A19), or their team
+        with share_notices; several participants: everyone any of them may tell."""
+        out: list[str] = []
+        for p in participants:
+            for q in (self.mates(st, p) if st["options"]["share_notices"] else (p,)):
+                if q not in out:
+                    out.append(q)
+        return tuple(out)
+
+    def _apply_host_trades(self, st: State, round_input: RoundInput, log: list) -> list[Fact]:
         """A16: the host's recorded trades for this round, before the checks; an overdraft is rejected."""
         trades, _ = read_trades(round_input.tables)
         fold = {p.casefold(): p for p in st["roster"]}
+        facts: list[Fact] = []
         for t in trades:
             if t["round"] != st["round"]:
                 continue
@@ -928,21 +1337,23 @@ class BigMachine(GameRules):
             if a is None or b is None or a == b:
                 log.append(f"{where}: {t['from']} -> {t['to']} ignored: both must be different participants")
             elif not st["options"]["cross_team_trades"] and st["team_of"][a] != st["team_of"][b]:
-                log.append(f"{where}: {a} -> {b} ignored: cross-team trades are off")
+                log.append(f"{where}: {a} -> {b} ignored: cross-team trades are off (A16)")
             elif st["cogs"][a] < t["cogs"]:
-                log.append(f"{where}: {a} has {st['cogs'][a]} cogs, cannot give {t['cogs']}: rejected")
-                notes[a].append(f"A recorded trade of {t['cogs']} cogs to {b} was rejected: you had {st['cogs'][a]}.")
+                log.append(f"{where}: {a} has {st['cogs'][a]} cogs, cannot give {t['cogs']}: rejected (A16)")
+                facts.append(CogsGiven(a, b, t["cogs"], "host", made=False, giver_had=st["cogs"][a],
+                                       audience=self._private(st, a)))
             else:
+                facts.append(CogsGiven(a, b, t["cogs"], "host", giver_had=st["cogs"][a],
+                                       audience=self._private(st, a, b)))
                 st["cogs"][a] -= t["cogs"]
                 st["cogs"][b] += t["cogs"]
                 log.append(f"{where}: {a} gave {b} {t['cogs']} cogs")
-                notes[a].append(f"Recorded trade: you gave {_cogs(t['cogs'])} to {b}.")
-                notes[b].append(f"Recorded trade: {a} gave you {_cogs(t['cogs'])}.")
+        return facts
 
     def _resolve_start(self, st: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        """M6, R3-R6, A24: starting meadows, machines assembled, positions public."""
+        """M6, R3-R6, A24: starting meadows, machines assembled; layouts public by default."""
         log: list[str] = [f"round seed {rng.state} (random draws: missing meadows)"]
-        notes: dict[str, list[str]] = {p: [] for p in st["roster"]}
+        facts: list[Fact] = [MachineTeam(t["id"], t["player"], t["guest"]) for t in st["teams"]]
         # the halves "given during meadow selection": the host's tables as they are now (M1, M2)
         catalog, problems = read_catalog(round_input.tables)
         relation, more = read_relation(round_input.tables)
@@ -952,47 +1363,42 @@ class BigMachine(GameRules):
             sub = round_input.submissions.get(p)
             meadow = sub.values.get("meadow") if sub else None
             if sub:
-                notes[p].extend(f"Problem: {pr.message}" for pr in sub.problems)
+                facts.extend(SubmissionProblem(p, pr, audience=self._private(st, p)) for pr in sub.problems)
             if meadow is None:
                 meadow = rng.fork("start", p).choice(MEADOWS)
                 log.append(f"{p}: {'no valid submission' if sub else 'no submission'}; random starting meadow {meadow}")
-                notes[p].append(f"No valid meadow was chosen: the {meadow} Meadow was picked at random for you.")
+                facts.append(StartingMeadowDrawn(p, meadow, audience=self._private(st, p)))
             st["start"][p] = st["meadow"][p] = meadow
+        public = st["options"]["public_layouts"]
+        for p in st["roster"]:
+            facts.append(StartingMeadow(p, st["team_of"][p], st["role"][p], st["start"][p],
+                                        audience=PUBLIC if public else self.mates(st, p)))
         for t in st["teams"]:
             machine, problems = assemble(st["catalog"], st["start"][t["player"]], st["start"][t["guest"]])
             if problems:
                 raise ConfigError("; ".join(problems))
             st["machines"][t["id"]] = machine
-        self._apply_host_trades(st, round_input, notes, log)
-        private = {}
-        for p in st["roster"]:
-            t = self.team(st, p)
-            m = self.machine(st, p)
-            lines = [f"Your starting meadow: {st['start'][p]}."] + notes[p] + [
-                f"{t['id']}: {t['player']} (player) chose {st['start'][t['player']]}, "
-                f"{t['guest']} (guest) chose {st['start'][t['guest']]}.",
-                f"Your machine has {len(m['nodes'])} nodes and {len(m['connectors'])} connectors; "
-                "in round 1 you may install on any node."]
-            private[p] = Report("Meadow selection", (Block("Meadow selection", tuple(lines)),) +
-                                machine_blocks(m, st["relation"], f"{t['id']}'s machine"))
+            nodes, conns = machine_facts(machine, st["relation"], layout=True)
+            facts.append(MachineLayout(t["id"], machine["left"], machine["right"], nodes, conns,
+                                       audience=PUBLIC if public else (t["player"], t["guest"])))
+        facts += self._apply_host_trades(st, round_input, log)
         st["round"] = 1
-        public = Report("Meadow selection", (self._where_block(st, "Starting meadows"), self._teams_block(st)))
-        return RoundResult(st, public, private, (), tuple(log))
+        return RoundResult(st, host_log=tuple(log), facts=tuple(facts))
 
-    def _effective_moves(self, st: State, round_input: RoundInput, rng: Rng, notes: dict, log: list,
-                         ledger: list) -> dict[str, Move]:
+    def _effective_moves(self, st: State, round_input: RoundInput, rng: Rng, log: list,
+                         ledger: list) -> tuple[dict[str, "Turn"], list[Fact]]:
         """Section (e): each participant's move after defaults and fallbacks, jumps charged (A7)."""
         r, opts = st["round"], st["options"]
-        moves: dict[str, Move] = {}
+        turns: dict[str, Turn] = {}
+        facts: list[Fact] = []
         for p in st["roster"]:
             sub = round_input.submissions.get(p)
             prev = st["prev"][p]
             adj = self._allowed_nodes(st, p)
+            told = self._private(st, p)
             vals: Mapping[str, Any] = sub.values if sub else {}
-            if sub is None:
-                notes[p].append("You did not submit: you stayed, bid 0 and powered up 0.")  # R29
-            else:
-                notes[p].extend(f"Problem: {pr.message}" for pr in sub.problems)
+            if sub is not None:
+                facts.extend(SubmissionProblem(p, pr, audience=told) for pr in sub.problems)
             meadow = vals.get("meadow", st["meadow"][p])
             sabotage = vals.get("sabotage")
             node = vals.get("node")
@@ -1000,121 +1406,140 @@ class BigMachine(GameRules):
             forced = False
             if jump and node is not None:
                 bal = int(round_input.balances.get(p, 0))
-                free_move = opts["adjacent_jump"] == "free_move" and node in adj
-                if free_move:
+                if opts["adjacent_jump"] == "free_move" and node in adj:   # A7.4 alternative
                     jump = False
-                    notes[p].append(f"Your jump to {node} was not needed ({node} is joined to {prev}): "
-                                    "no charge, a normal move (option adjacent_jump).")
-                elif opts["enforce_garnets"] and bal < JUMP_COST:
-                    pr = Problem(ProblemKind.ILLEGAL, p, "jump", "yes", f"yes only with at least {JUMP_COST} garnets",
-                                 f"you have {bal} garnet(s)", "no jump, nothing charged; the node must be joined "
-                                 f"to {prev}")
-                    notes[p].append(f"Problem: {pr.message}")
+                    facts.append(NodeJump(p, prev, node, "not_needed", audience=told))
+                elif opts["enforce_garnets"] and bal < JUMP_COST:           # A7.6, V14
                     jump = False
+                    facts.append(NodeJump(p, prev, node, "no_garnets", bal, audience=told))
+                    facts.append(SubmissionProblem(p, Problem(
+                        ProblemKind.ILLEGAL, p, "jump", "yes", f"yes only with at least {JUMP_COST} garnets",
+                        f"you have {bal} garnet(s)", f"no jump, nothing charged; the node must be joined to {prev}",
+                        label="Jump (5 garnets)"), audience=told))
                     if node not in adj:
-                        pr = Problem(ProblemKind.ILLEGAL, p, "node", node, ", ".join(adj),
-                                     f"{node} is not joined to your previous node {prev} without a jump",
-                                     f"a random node joined to {prev}")
-                        notes[p].append(f"Problem: {pr.message}")
+                        facts.append(SubmissionProblem(p, Problem(
+                            ProblemKind.ILLEGAL, p, "node", node, ", ".join(adj),
+                            f"{node} is not joined to your previous node {prev} without a jump",
+                            f"a random node joined to {prev}", label="Install node"), audience=told))
                         node = None
                 elif opts["enforce_garnets"]:
                     ledger.append(LedgerEntry(p, -JUMP_COST, "jump", memo=f"round {r}: {prev} -> {node}"))
-                    notes[p].append(f"You paid {JUMP_COST} garnets to jump from {prev} to {node}.")
+                    facts.append(NodeJump(p, prev, node, "charged", JUMP_COST, audience=told))
                 else:
-                    notes[p].append(f"Your jump from {prev} to {node} is recorded; the host charges "
-                                    f"{JUMP_COST} garnets.")
+                    facts.append(NodeJump(p, prev, node, "host_charges", audience=told))
                     log.append(f"{p}: jump {prev} -> {node} accepted without a balance check; charge "
-                               f"{JUMP_COST} garnets by hand")
+                               f"{JUMP_COST} garnets by hand (A7)")
             elif jump:
                 jump = False
             if node is None:
                 node = rng.fork("node", r, p).choice(adj)
                 forced = True
-                log.append(f"{p}: random install node {node} (from {', '.join(adj)})")
-                notes[p].append(f"Your install node was chosen at random: {node}.")
+                log.append(f"{p}: random install node {node} (from {', '.join(adj)}; R29, A9, A17)")
             bid, power = int(vals.get("bid", 0)), int(vals.get("power", 0))
             cap = st["cogs"][p] + (SABOTAGE_COGS if sabotage else 0)
-            if bid + power > cap:
+            if bid + power > cap:                                            # V10, A17, A22
                 if opts["overspend"] == "clamp":
                     power = max(0, min(power, cap - bid))
                     bid = min(bid, cap - power)
                     applied = f"bid {bid}, power-up {power} (clamped)"
                 else:
                     applied = "bid 0 and power-up 0"
-                pr = Problem(ProblemKind.ILLEGAL, p, "bid + power-up", f"{vals.get('bid', 0)} + {vals.get('power', 0)}",
-                             f"at most {cap} in total", f"you hold {st['cogs'][p]} cogs"
-                             + (f" + {SABOTAGE_COGS} from sabotage" if sabotage else ""), applied)
-                notes[p].append(f"Problem: {pr.message}")
-                if opts["overspend"] != "clamp":
                     bid = power = 0
-            moves[p] = Move(meadow, bid, power, node, jump, forced, sabotage)
-        return moves
+                facts.append(SubmissionProblem(p, Problem(
+                    ProblemKind.ILLEGAL, p, "bid + power-up", f"{vals.get('bid', 0)} + {vals.get('power', 0)}",
+                    f"at most {cap} in total", f"you hold {st['cogs'][p]} cogs"
+                    + (f" + {SABOTAGE_COGS} from sabotage" if sabotage else ""), applied, label="Bid + power-up"),
+                    audience=told))
+            turns[p] = Turn(meadow, bid, power, node, jump, forced, sabotage, sub is not None)
+        return turns, facts
 
     def _resolve_round(self, st: State, round_input: RoundInput, rng: Rng) -> RoundResult:
         r, opts = st["round"], st["options"]
-        roster = st["roster"]
-        notes: dict[str, list[str]] = {p: [] for p in roster}
+        roster, teams = st["roster"], st["teams"]
         log: list[str] = [f"round seed {rng.state} (random draws: default install nodes)"]
         ledger: list[LedgerEntry] = []
         cogs_before = dict(st["cogs"])
 
-        # 1-2. trades before the deadline, then validation (A16, section e)
-        self._apply_host_trades(st, round_input, notes, log)
-        moves = self._effective_moves(st, round_input, rng, notes, log, ledger)
+        # 1-2. trades before the deadline, then validation (A16, section e); 4. jump charges
+        facts = self._apply_host_trades(st, round_input, log)
+        turns, more = self._effective_moves(st, round_input, rng, log, ledger)
+        facts += more
 
-        # 3. sabotage (R25-R28, A5, A6)
+        # 3. sabotage (R25-R28, A5, A6), before the auctions
+        sabotages: list[Fact] = []
+        for t in teams:
+            for q in (t["player"], t["guest"]):
+                if turns[q].sabotage:
+                    st["cogs"][q] += SABOTAGE_COGS
+                    self.machine(st, q)["parts"][turns[q].sabotage] = FAULTY
+                    log.append(f"{q}: sabotaged {turns[q].sabotage} (+{SABOTAGE_COGS} cogs)")
+                    sabotages.append(SelfSabotage(q, t["id"], turns[q].sabotage, audience=(t["player"], t["guest"])))
+
+        # 5. movement (R30): public positions (R62)
         for p in roster:
-            mv = moves[p]
-            if mv.sabotage:
-                st["cogs"][p] += SABOTAGE_COGS
-                self.machine(st, p)["parts"][mv.sabotage] = FAULTY
-                log.append(f"{p}: sabotaged {mv.sabotage} (+{SABOTAGE_COGS} cogs)")
+            mv = turns[p]
+            facts.append(MeadowMove(p, st["team_of"][p], st["meadow"][p], mv.meadow, mv.bid, mv.power,
+                                    st["prev"][p] or "", mv.node, mv.submitted, mv.forced, mv.jump,
+                                    audience=self._private(st, p)))
+            st["meadow"][p] = mv.meadow
+        facts += sabotages
+        facts += [MeadowPosition(p, st["meadow"][p]) for p in roster]
 
-        # 5. movement (R30)
-        before_meadow = dict(st["meadow"])
-        for p in roster:
-            st["meadow"][p] = moves[p].meadow
-
-        # 6. auctions (R31-R40, A2, A3, A23)
-        incoming: dict[str, dict[str, list]] = {t["id"]: {} for t in st["teams"]}
+        # 6. auctions (R31-R40, A2, A3, A23): the calculation is the host's alone (R66, R67)
+        incoming: dict[str, dict[str, list]] = {t["id"]: {} for t in teams}
         installed: dict[str, Any] = {}
-        won: dict[str, bool] = {}
         for meadow in MEADOWS:
             here = [p for p in roster if st["meadow"][p] == meadow]
             if not here:
                 continue
-            bids = {p: moves[p].bid for p in here}
+            bids = {p: turns[p].bid for p in here}
             winner = highest_unique_bid(bids)
+            counts = Counter(bids.values())
             log.append(f"{meadow}: bids " + ", ".join(f"{p} {bids[p]}" for p in here)
                        + f"; winner {winner or 'nobody'}")
+            results, won_part = [], None
             for p in here:
-                st["cogs"][p] -= moves[p].bid  # R39
-                won[p] = p == winner
+                st["cogs"][p] -= turns[p].bid  # R39
                 if p == winner:
-                    st["cogs"][p] -= moves[p].power  # R40
-                    part = {"color": meadow, "power": part_power(len(here), moves[p].power)}
+                    st["cogs"][p] -= turns[p].power  # R40
+                    part = won_part = {"color": meadow, "power": part_power(len(here), turns[p].power)}
                 elif winner is None and opts["no_winner"] == "nothing":
                     part = None
                 else:
                     part = FAULTY
                 installed[p] = part
                 if part is not None:
-                    incoming[st["team_of"][p]].setdefault(moves[p].node, []).append(part)
+                    incoming[st["team_of"][p]].setdefault(turns[p].node, []).append((p, part))
+                why = "won" if p == winner else "not unique" if counts[bids[p]] > 1 else "outbid"
+                results.append(MeadowBid(p, bids[p], turns[p].power, why, as_part(part)))
+            facts.append(MeadowAuction(meadow, len(here), tuple(results), winner or "", as_part(won_part),
+                                       audience=HOST_ONLY))
+        for t in teams:
+            for q in (t["player"], t["guest"]):
+                facts.append(PartInstalled(q, t["id"], turns[q].node, as_part(installed[q]),
+                                           audience=(t["player"], t["guest"])))
 
-        # 7. installs per team and node (R41-R47, A4, A5)
-        for tid, per_node in incoming.items():
-            machine = st["machines"][tid]
-            for node in sorted(per_node):
-                machine["parts"][node] = install_all(machine["parts"][node], per_node[node])
+        # 7. installs per team and node, ascending power, faulty first (R41-R47, A4, A5)
+        for t in teams:
+            machine = st["machines"][t["id"]]
+            for node in sorted(incoming[t["id"]]):
+                ordered = sorted(incoming[t["id"]][node], key=lambda wp: _power_key(wp[1]))   # as install_all does
+                before = machine["parts"][node]
+                machine["parts"][node] = install_all(before, [part for _, part in ordered])
+                facts.append(NodeInstalls(t["id"], node, as_part(before), tuple(as_part(x) for _, x in ordered),
+                                          tuple(w for w, _ in ordered), as_part(machine["parts"][node]),
+                                          audience=(t["player"], t["guest"])))
 
-        # 8-9. traversal (A8) and previous nodes (A18)
+        # 8-9. traversal (A8; a jump is no move along a connector, A7.4) and previous nodes (A18)
         for p in roster:
-            mv = moves[p]
-            prev = st["prev"][p]
-            if r >= 2 and prev is not None and not mv.jump and (opts["forced_moves_break_free"] or not mv.forced):
+            mv, prev = turns[p], st["prev"][p]
+            if r >= 2 and prev is not None and not mv.jump:
                 conn = find_connector(self.machine(st, p), prev, mv.node)
                 if conn is not None:
-                    conn["used"] = True
+                    counted = opts["forced_moves_break_free"] or not mv.forced
+                    conn["used"] = conn["used"] or counted
+                    facts.append(ConnectorTraversed(st["team_of"][p], p, prev, mv.node, conn["cond"], counted,
+                                                    audience=self.mates(st, p)))
             st["prev"][p] = mv.node
 
         # gifts from submissions, after the auctions, simultaneous (R12, A16)
@@ -1126,111 +1551,204 @@ class BigMachine(GameRules):
             if not gifts:
                 continue
             if total > after[p]:
-                notes[p].append(f"Problem: {p}: give cogs = {total} (you had {after[p]} cogs after the auction); "
-                                f"allowed: at most {after[p]}; applied: nothing given")
+                facts.append(SubmissionProblem(p, Problem(
+                    ProblemKind.ILLEGAL, p, "give cogs", str(total), f"at most {after[p]}",
+                    f"you had {after[p]} cogs after the auction", "nothing given", label="Give cogs"),
+                    audience=self._private(st, p)))
                 continue
             for to, n in gifts:
+                facts.append(CogsGiven(p, to, n, "submission", giver_had=st["cogs"][p],
+                                       audience=self._private(st, p, to)))
                 st["cogs"][p] -= n
                 st["cogs"][to] += n
-                notes[p].append(f"You gave {_cogs(n)} to {to}.")
-                notes[to].append(f"{p} gave you {_cogs(n)}.")
                 log.append(f"{p} gave {to} {n} cogs")
+        facts += [CogsNow(p, cogs_before[p], st["cogs"][p], audience=self._private(st, p)) for p in roster]
 
-        # reports
-        final = r == ROUNDS
-        if final:
-            for t in st["teams"]:
+        if r == ROUNDS:
+            # R48: empty nodes faulty; R50-R56: every connector scored; all machines public (R68)
+            for t in teams:
                 m = st["machines"][t["id"]]
-                m["parts"] = {n: (FAULTY if part is None else part) for n, part in m["parts"].items()}  # R48
+                filled = tuple(n for n in node_order(m) if m["parts"][n] is None)
+                m["parts"] = {n: (FAULTY if part is None else part) for n, part in m["parts"].items()}
                 st["scores"][t["id"]] = score_machine(m, st["relation"])[0]
-        personal: dict[str, list[str]] = {}
-        for p in roster:
-            mv = moves[p]
-            part = installed.get(p)
-            went = "stayed in" if mv.meadow == before_meadow[p] else "moved to"
-            lines = [f"You {went} the {mv.meadow} Meadow, bid {mv.bid} and powered up {mv.power}."] + notes[p]
-            if mv.sabotage:
-                lines.append(f"You sabotaged {mv.sabotage}: +{SABOTAGE_COGS} cogs.")
-            if won.get(p):
-                lines.append(f"You won the part: {part_text(part)}, installed on {mv.node}; "
-                             f"you paid {mv.bid} + {mv.power} cogs.")
-            elif part is None:
-                lines.append(f"You did not win the part; nothing was installed on {mv.node} (option no_winner).")
-            else:
-                lines.append(f"You did not win the part: a faulty part was installed on {mv.node}; you paid "
-                             f"your bid of {mv.bid}.")
-            lines.append(f"Cogs: {cogs_before[p]} before the round, {st['cogs'][p]} now.")
-            personal[p] = lines
-        private = {}
-        for p in roster:
-            t = self.team(st, p)
-            m = self.machine(st, p)
-            team_lines = []
-            for q in (t["player"], t["guest"]):
-                part = installed.get(q)
-                team_lines.append(f"{q} installed {part_text(part) if part is not None else 'nothing'} on "
-                                  f"{moves[q].node}; the node now holds {part_text(m['parts'][moves[q].node])}.")
-            sab = [f"{q} sabotaged {moves[q].sabotage}." for q in (t["player"], t["guest"]) if moves[q].sabotage]
-            team_lines += sab or ["Nobody on your team sabotaged this round."]
-            blocks = [Block(f"Round {r}: you", tuple(personal[p]))]
-            if opts["share_notices"]:
-                q = t["guest"] if p == t["player"] else t["player"]
-                blocks.append(Block(f"Round {r}: {q}", tuple(personal[q])))
-            blocks.append(Block(f"Round {r}: {t['id']}'s installs and sabotage", tuple(team_lines)))
-            title = f"{t['id']}'s machine after round {r}" if not final else f"{t['id']}'s final machine"
-            blocks.extend(machine_blocks(m, st["relation"], title, final=final))
-            private[p] = Report(f"Round {r}", tuple(blocks))
-        pub_blocks = [self._where_block(st, f"Round {r}: where everyone is")]
-        if final:
+                nodes, conns = machine_facts(m, st["relation"], final=True)
+                facts.append(MachineScored(t["id"], t["player"], t["guest"], m["left"], m["right"], nodes, conns,
+                                           filled, st["scores"][t["id"]]))
             st["finished"] = True
-            pub_blocks += self._final_blocks(st)
-            ledger += self._payouts(st)
+            paid, payouts = self._payouts(st)
+            ledger += paid
+            facts += payouts
         else:
+            for t in teams:
+                m = st["machines"][t["id"]]
+                nodes, conns = machine_facts(m, st["relation"])
+                facts.append(MachineNow(t["id"], m["left"], m["right"], nodes, conns,
+                                        score_machine(_filled(m), st["relation"])[0],
+                                        audience=(t["player"], t["guest"])))
             st["round"] = r + 1
-        return RoundResult(st, Report(f"Round {r}", tuple(pub_blocks)), private, tuple(ledger), tuple(log))
+        return RoundResult(st, ledger=tuple(ledger), host_log=tuple(log), facts=tuple(facts))
 
-    def _payouts(self, st: State) -> list[LedgerEntry]:
+    def _payouts(self, st: State) -> tuple[list[LedgerEntry], list[Fact]]:
         """R59, A13: garnets per 2 points, to each participant (guests per option)."""
-        out = []
+        ledger, facts = [], []
         for p in st["roster"]:
             if st["role"][p] == "guest" and not st["options"]["pay_guests"]:
                 continue
             pts = st["scores"][st["team_of"][p]]
             n = pts // 2 if st["options"]["garnet_rounding"] == "floor" else -(-pts // 2)
+            facts.append(MachinePayout(p, st["team_of"][p], pts, n))
             if n:
-                out.append(LedgerEntry(p, n, "machine score", memo=f"{pts} points, 1 garnet per 2"))
-        return out
+                ledger.append(LedgerEntry(p, n, "machine score", memo=f"{pts} points, 1 garnet per 2"))
+        return ledger, facts
+
+    # ---- reports, drawn from the facts --------------------------------------
+    def render(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Report:
+        """The public post (positions, R62; at the end every machine, R68) or one participant's
+        confessional (their own notices, R67, A19; their team's installs, sabotage and machine,
+        R63-R65), from the facts that viewer may know."""
+        if ctx.round == 0:
+            return self._render_start(facts, viewer)
+        r = ctx.round
+        if viewer is None:
+            blocks = [Block(f"Round {r}: where everyone is", (),
+                            where_grid([(f.participant, f.meadow) for f in of_type(facts, MeadowPosition)]))]
+            scored = of_type(facts, MachineScored)
+            if scored:
+                paid: dict[str, list[str]] = {}
+                for g in of_type(facts, MachinePayout):
+                    paid.setdefault(g.team, []).append(f"{g.participant} {g.garnets}")
+                blocks.append(Block("Final scores", tuple(
+                    f"{m.team} ({m.player} + {m.guest}): {_pts(m.total)}"
+                    + (f"; garnets (1 per 2 points): {', '.join(paid[m.team])}" if m.team in paid else "")
+                    for m in scored)))
+                for m in scored:
+                    blocks += machine_blocks(m.nodes, m.connectors,
+                                             f"{m.team}'s final machine ({m.player} + {m.guest})",
+                                             _final_caption(m), final=True)
+            return Report(f"Round {r}", tuple(blocks))
+        moves = {f.participant: f for f in of_type(facts, MeadowMove)}
+        me = moves.get(viewer)
+        if me is None:
+            return Report(f"Round {r}", (Block(f"Round {r}: you", ()),))
+        team = me.team
+        blocks = [Block(f"Round {r}: you", _personal_lines(facts, viewer))]
+        blocks += [Block(f"Round {r}: {q}", _personal_lines(facts, q)) for q, mv in moves.items()
+                   if q != viewer and mv.team == team]
+        now = next((f for f in of_type(facts, MachineNow, MachineScored) if f.team == team), None)
+        holds = {n.node: n.part for n in now.nodes} if now is not None else {}
+        lines = [f"{i.participant} installed {_ptext(i.part) if i.part is not None else 'nothing'} on {i.node}; "
+                 f"the node now holds {_ptext(holds.get(i.node))}."
+                 for i in of_type(facts, PartInstalled) if i.team == team]
+        lines += [f"{s.participant} sabotaged {s.node}." for s in of_type(facts, SelfSabotage) if s.team == team] \
+            or ["Nobody on your team sabotaged this round."]
+        blocks.append(Block(f"Round {r}: {team}'s installs and sabotage", tuple(lines)))
+        if isinstance(now, MachineNow):
+            blocks += machine_blocks(now.nodes, now.connectors, f"{team}'s machine after round {r}",
+                                     f"{now.left} left half + {now.right} right half.", summary=(
+                                         "Points if the game ended now (empty nodes become faulty): "
+                                         f"{now.points_if_ended}"))
+        elif isinstance(now, MachineScored):
+            blocks += machine_blocks(now.nodes, now.connectors, f"{team}'s final machine", _final_caption(now),
+                                     final=True, summary=f"Total: {now.total} point(s)")
+        return Report(f"Round {r}", tuple(blocks))
+
+    def _render_start(self, facts: Sequence[Any], viewer: str | None) -> Report:
+        """Meadow selection: starting meadows and the empty machines (public by default, A24)."""
+        starts = of_type(facts, StartingMeadow)
+        teams = {f.team: f for f in of_type(facts, MachineTeam)}
+        layouts = {f.team: f for f in of_type(facts, MachineLayout)}
+        if viewer is None:
+            if starts:
+                blocks = [Block("Starting meadows", (), where_grid([(f.participant, f.meadow) for f in starts]))]
+            else:
+                blocks = [Block("Meadow selection", ("Meadow selection is over. Each team knows its own starting "
+                                                     "meadows and machine; they are not announced.",))]
+            for lay in layouts.values():
+                t = teams.get(lay.team)
+                title = f"{lay.team}'s machine" + (f" ({t.player} + {t.guest})" if t else "")
+                blocks += machine_blocks(lay.nodes, lay.connectors, title,
+                                         f"{lay.left} left half + {lay.right} right half; every node empty.", plan=True)
+            return Report("Meadow selection", tuple(blocks))
+        mine = next((f for f in starts if f.participant == viewer), None)
+        if mine is None:
+            return Report("Meadow selection", (Block("Meadow selection", ()),))
+        lines = [f"Your starting meadow: {mine.meadow}."]
+        lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == viewer]
+        lines += [f"No valid meadow was chosen: the {f.meadow} Meadow was picked at random for you."
+                  for f in of_type(facts, StartingMeadowDrawn) if f.participant == viewer]
+        lines += _trade_lines(facts, viewer, "host")
+        team = sorted((f for f in starts if f.team == mine.team), key=lambda f: f.role != "player")
+        lines.append(f"{mine.team}: " + ", ".join(f"{f.participant} ({f.role}) chose {f.meadow}" for f in team) + ".")
+        lay = layouts.get(mine.team)
+        blocks = [Block("Meadow selection", tuple(lines))]
+        if lay is not None:
+            blocks[0] = Block("Meadow selection", tuple(lines) + (
+                f"Your machine has {len(lay.nodes)} nodes and {len(lay.connectors)} connectors; in round 1 you may "
+                "install on any node.",))
+            blocks += machine_blocks(lay.nodes, lay.connectors, f"{mine.team}'s machine",
+                                     f"{lay.left} left half + {lay.right} right half; every node empty.", plan=True)
+        return Report("Meadow selection", tuple(blocks))
+
+    def picture(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Picture | None:
+        """The public board (where everyone is; the empty machines at meadow selection when public,
+        A24; every final machine at the end, R68) or the viewer's team machine after the round."""
+        sections: list[tuple[list, float, float]] = []
+        pad, gap = 12, 18
+        y = pad + 30
+        final = bool(of_type(facts, MachineScored))
+        machines = False   # a machine is drawn: the picture gets the key of its colours
+
+        def add(made: tuple[list, float, float], machine: bool = False) -> None:
+            nonlocal y, machines
+            sections.append(made)
+            y += made[2] + gap
+            machines = machines or machine
+
+        if viewer is None:
+            where = [(f.participant, f.meadow) for f in of_type(facts, MeadowPosition)] or \
+                [(f.participant, f.meadow) for f in of_type(facts, StartingMeadow)]
+            if where:
+                add(board_shapes(pad, y, "Starting meadows" if ctx.round == 0 else "Where everyone is", where))
+            teams = {f.team: f for f in of_type(facts, MachineTeam)}
+            for lay in of_type(facts, MachineLayout):
+                t = teams.get(lay.team)
+                title = f"{lay.team}" + (f" ({t.player} + {t.guest})" if t else "") + \
+                    f": {lay.left} left + {lay.right} right, empty"
+                add(machine_shapes(pad, y, title, lay.nodes, lay.connectors), machine=True)
+            for m in of_type(facts, MachineScored):
+                add(machine_shapes(pad, y, f"{m.team} ({m.player} + {m.guest}): {_pts(m.total)}", m.nodes,
+                                   m.connectors, final=True), machine=True)
+        else:
+            team = next((f.team for f in of_type(facts, MeadowMove, StartingMeadow) if f.participant == viewer), None)
+            mach = next((f for f in of_type(facts, MachineNow, MachineScored, MachineLayout) if f.team == team), None)
+            if mach is not None:
+                what = ("final machine: " + _pts(mach.total) if isinstance(mach, MachineScored) else
+                        "empty machine" if isinstance(mach, MachineLayout) else f"machine after round {ctx.round}")
+                add(machine_shapes(pad, y, f"{team}'s {what}", mach.nodes, mach.connectors,
+                                   final=isinstance(mach, MachineScored)), machine=True)
+        if not sections:
+            return None
+        if machines:
+            add(legend_shapes(pad, y, final=final))
+        title = f"{ctx.game_name}: " + ("meadow selection" if ctx.round == 0 else f"round {ctx.round}")
+        shapes: list[Any] = [Label(pad, pad, title, size=17, bold=True)]
+        for s, _, _ in sections:
+            shapes += s
+        width = max(w for _, w, _ in sections) + 2 * pad
+        return Picture(int(width), int(y - gap + pad), tuple(shapes), title=title)
 
     # ---- views -----------------------------------------------------------
-    def _where_block(self, st: State, title: str) -> Block:
-        """R62: where everyone is; the board of the five meadows."""
-        occupants = {m: [p for p in st["roster"] if st["meadow"][p] == m] for m in MEADOWS}
-        depth = max([len(v) for v in occupants.values()] + [1])
-        head = tuple(Cell(f"{m} Meadow", fill=COLOR_FILL[m], bold=True, font=COLOR_FONT.get(m)) for m in MEADOWS)
-        rows = [head]
-        for i in range(depth):
-            rows.append(tuple(Cell(occupants[m][i] if i < len(occupants[m]) else "") for m in MEADOWS))
-        lines = tuple(f"{m} Meadow: {', '.join(occupants[m]) or 'nobody'}" for m in MEADOWS)
-        return Block(title, lines, tuple(rows))
-
     def _teams_block(self, st: State) -> Block:
-        lines = []
-        for t in st["teams"]:
-            line = f"{t['id']}: {t['player']} (player) + {t['guest']} (guest)"
-            if st["start"][t["player"]]:
-                line += (f"; machine: {st['start'][t['player']]} left half + "
-                         f"{st['start'][t['guest']]} right half")
-            lines.append(line)
-        return Block("Teams", tuple(lines))
+        return Block("Teams", tuple(f"{t['id']}: {t['player']} (player) + {t['guest']} (guest)" for t in st["teams"]))
 
-    def _final_blocks(self, st: State) -> list[Block]:
-        """R68: all machines and scores at the end."""
-        out = [Block("Final scores", tuple(f"{t['id']} ({t['player']} + {t['guest']}): "
-                                            f"{_pts(st['scores'][t['id']])}" for t in st["teams"]))]
-        for t in st["teams"]:
-            out.extend(machine_blocks(st["machines"][t["id"]], st["relation"],
-                                      f"{t['id']}'s final machine ({t['player']} + {t['guest']})", final=True))
-        return out
+    def _machine_blocks(self, state: State, machine: Mapping[str, Any], title: str) -> tuple[Block, Block]:
+        final = bool(state["finished"])
+        nodes, conns = machine_facts(machine, state["relation"], final=final)
+        summary = (f"Total: {score_machine(machine, state['relation'])[0]} point(s)" if final else
+                   "Points if the game ended now (empty nodes become faulty): "
+                   f"{score_machine(_filled(machine), state['relation'])[0]}")
+        return machine_blocks(nodes, conns, title, f"{machine['left']} left half + {machine['right']} right half.",
+                              final=final, summary=summary)
 
     def player_view(self, state: State, player: str) -> Report:
         t = self.team(state, player)
@@ -1244,7 +1762,10 @@ class BigMachine(GameRules):
             blocks.append(Block("Now", tuple(lines)))
             for meadow in MEADOWS:
                 half = state["catalog"][meadow][side]
-                blocks.extend(self._half_blocks(state, meadow, side, half))
+                nodes, conns = machine_facts(half_machine(half, side), state["relation"], layout=True)
+                blocks.extend(machine_blocks(nodes, conns, f"The {meadow} Meadow's {side.lower()} half",
+                                             f"Drawn as the {side.lower()} half; M1, M2, M3 are the shared middle "
+                                             "nodes.", plan=True))
             return Report(f"{SPEC.name}: {player}", tuple(blocks))
         if state["finished"]:
             lines.append(f"The game is over. {t['id']} scored {_pts(state['scores'][t['id']])}.")
@@ -1256,34 +1777,27 @@ class BigMachine(GameRules):
             lines.append("Install on any node this round." if prev is None else
                          f"Your previous node is {prev}: install on {', '.join(adj)}, or jump for 5 garnets.")
         blocks.append(Block("Now", tuple(lines)))
-        blocks.extend(machine_blocks(self.machine(state, player), state["relation"], f"{t['id']}'s machine",
-                                     final=state["finished"]))
+        blocks.extend(self._machine_blocks(state, self.machine(state, player), f"{t['id']}'s machine"))
         return Report(f"{SPEC.name}: {player}", tuple(blocks))
 
-    def _half_blocks(self, state: State, meadow: str, side: str, half: Mapping[str, Any]) -> tuple[Block, Block]:
-        return machine_blocks(half_machine(half, side), state["relation"],
-                              f"The {meadow} Meadow's {side.lower()} half", caption=(
-                                  f"Drawn as the {side.lower()} half; M1, M2, M3 are the shared middle nodes."),
-                              plan=True)
-
     def public_view(self, state: State) -> Report:
+        """The top of the public board: the status and the teams (public from the start). Positions,
+        layouts and the final machines are in the round reports below it, each once."""
         if state["round"] == 0:
             status = "Meadow selection is open."
         elif state["finished"]:
             status = "The game is over."
         else:
             status = f"Round {state['round']} of {ROUNDS} is open."
-        blocks = [Block("Status", (status,)), self._teams_block(state)]
-        if state["round"] > 0 or state["finished"]:
-            blocks.insert(1, self._where_block(state, "Where everyone is"))
-        if state["finished"]:
-            blocks += self._final_blocks(state)
-        return Report(f"{SPEC.name}: board", tuple(blocks))
+        return Report(f"{SPEC.name}: board", (Block("Status", (status,)), self._teams_block(state)))
 
-    def outcome(self, state: State, decisions=None) -> Outcome | None:
-        """R56-R60, A11, A12."""
+    def outcome(self, state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
+        """R56-R60, A11, A12. A shared lowest score asks for the winners' vote (request "ec-vote";
+        "ec-host" when every player is tied, so the voters are the candidates); until it is entered
+        the Elimination Candidate is pending."""
         if not state["finished"]:
             return None
+        decisions = decisions or {}
         opts = state["options"]
         roster = state["roster"]
         score = {p: state["scores"][state["team_of"][p]] for p in roster}
@@ -1291,26 +1805,163 @@ class BigMachine(GameRules):
         top, low = max(score[p] for p in comp), min(score[p] for p in comp)
         winners = tuple(p for p in comp if score[p] == top)
         lowest = tuple(p for p in comp if score[p] == low)
-        reasons = [f"Highest score: {top} ({', '.join(winners)})."]
-        awards, pending = [], []
+        reasons = [f"Highest score: {_pts(top)} ({', '.join(winners)})."]
+        awards: list[Award] = []
         if len(winners) == 1:
             awards += [Award(winners[0], "Token of Life", 1, "sole highest score"),  # R57
                        Award(winners[0], "cosmos", 1, "sole winner")]  # R60
         else:
             reasons.append("The highest score is shared: nobody gets a Token of Life or the cosmos.")  # R57, A12
-        ec = None
+        ec, requests = None, []
         if len(lowest) == 1:
             ec = lowest[0]
-            reasons.append(f"Lowest score: {low} ({ec}), the Elimination Candidate.")  # R58
+            reasons.append(f"Lowest score: {_pts(low)} ({ec}), the Elimination Candidate.")
         else:
-            voters = ", ".join(winners)
-            reasons.append(f"Lowest score: {low}, shared by {', '.join(lowest)}.")
-            pending.append(f"the winners ({voters}) vote among {', '.join(lowest)} for the Elimination Candidate"
-                           + ("; everyone is tied, so the host decides" if set(lowest) == set(winners)  # R58, A12
-                              else ""))
+            if top == low:
+                # A12 leaves this to the host; the ruleset (which wins) still has the winners, here every
+                # player, vote: the host enters that vote's result, or decides when it is split.
+                req = DecisionRequest("ec-host", f"Every player is tied on {_pts(low)}: who goes to the Elimination "
+                                      "Candidate? (The winners vote, here every player; enter the result of that "
+                                      "vote, or your own choice if it is split.)", DecisionKind.CHOICE, lowest,
+                                      default="no Elimination Candidate yet", who="the host")
+            else:            # R58: the sole winner, or all players tied for the top, vote
+                voters = f"the winner, {winners[0]}" if len(winners) == 1 else \
+                    f"the winners by vote ({', '.join(winners)})"
+                req = DecisionRequest("ec-vote", f"The lowest score, {_pts(low)}, is shared by {', '.join(lowest)}: "
+                                      "which of them goes to the Elimination Candidate?", DecisionKind.CHOICE, lowest,
+                                      default="no Elimination Candidate yet", who=voters)
+            requests.append(req)
+            entered = decisions.get(req.key)
+            ec = entered if entered in lowest else None
+            reasons.append(f"Lowest score: {_pts(low)}, shared by {', '.join(lowest)}."
+                           + ("" if ec is None else f" {'The host' if top == low else 'The vote'} chose {ec} "
+                                                    "for the Elimination Candidate."))
         standings = tuple((p, f"{_pts(score[p])} ({state['team_of'][p]}, {state['role'][p]})")
                           for p in sorted(roster, key=lambda p: (-score[p], roster.index(p))))
-        return Outcome(winners, lowest, ec, standings, tuple(reasons), tuple(awards), tuple(pending))
+        return Outcome(winners, lowest, ec, standings, tuple(reasons), tuple(awards), requests=tuple(requests),
+                       scores={p: float(score[p]) for p in roster},
+                       ending="single_winner" if len(winners) == 1 else "shared_win")
+
+    # ---- starting from a position -------------------------------------------
+    def from_position(self, players: Sequence[str], options: Mapping[str, Any], tables: Tables,
+                      position: Mapping[str, Any], rng: Rng) -> State:
+        """A game at round `round` (1-7) from a position: every participant's starting meadow
+        (`start`), where they are (`meadows`), `cogs`, previous install node (`previous`, from round
+        2), each team's installed parts (`parts`: {"Team 1": {"L1": "Blue 5", "M2": "faulty"}}) and the
+        connectors it moved along (`traversed`: {"Team 1": [["L1", "L4"]]}). Validated: a PositionError
+        names what cannot happen.
+
+        Example (the keys are documented on the docs page)::
+
+            Match.from_position("big-machine", ["Ann", "Bo", "Cy", "Dee"], {"round": 2,
+                "start": {"Ann": "White", "Bo": "White", "Cy": "Red", "Dee": "Blue"},
+                "previous": {"Ann": "L1", "Bo": "R1", "Cy": "L1", "Dee": "R1"},
+                "parts": {"Team 1": {"L1": "Blue 5", "R1": "faulty"}, "Team 2": {"L1": "faulty", "R1": "Red 1"}},
+                "cogs": {"Ann": 7}})
+        """
+        st = self.setup(players, options, tables, rng)
+        opts, roster = st["options"], st["roster"]
+        known = ("round", "start", "meadows", "cogs", "previous", "parts", "traversed")
+        extra = sorted(set(position) - set(known))
+        if extra:
+            raise PositionError(f"unknown position key(s) {', '.join(map(str, extra))}; a Big Machine position has "
+                                + ", ".join(known))
+        r = position.get("round", 1)
+        if not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= ROUNDS:
+            raise PositionError(f"round {r!r}: a position opens a round from 1 to {ROUNDS} (round 0, meadow "
+                                "selection, is a new game)")
+        team_ids = [t["id"] for t in st["teams"]]
+        teams_text = "; ".join(f"{t['id']} = {t['player']} + {t['guest']}" for t in st["teams"])
+
+        def table(key: str, keys: Sequence[str], what: str) -> Mapping[str, Any]:
+            value = position.get(key, {})
+            if not isinstance(value, Mapping):
+                raise PositionError(f"{key}: expected a table of {what}, not {value!r}")
+            unknown = [k for k in value if k not in keys]
+            if unknown:
+                raise PositionError(f"{key}: {unknown[0]!r} is not " + (
+                    f"a participant (participants: {', '.join(roster)})" if what == "participants"
+                    else f"a team ({teams_text})"))
+            return value
+
+        start = table("start", roster, "participants")
+        for p in roster:
+            if p not in start:
+                raise PositionError(f"start: {p}'s starting meadow is missing (it gives the machine's halves)")
+            m = _meadow(str(start[p]))
+            if m is None:
+                raise PositionError(f"start: {p}'s {start[p]!r} is not a meadow ({', '.join(MEADOWS)})")
+            st["start"][p] = st["meadow"][p] = m
+        for p, text in table("meadows", roster, "participants").items():
+            m = _meadow(str(text))
+            if m is None:
+                raise PositionError(f"meadows: {p}'s {text!r} is not a meadow ({', '.join(MEADOWS)})")
+            st["meadow"][p] = m
+        for t in st["teams"]:
+            machine, problems = assemble(st["catalog"], st["start"][t["player"]], st["start"][t["guest"]])
+            if problems:
+                raise PositionError("; ".join(problems))
+            st["machines"][t["id"]] = machine
+
+        limit = START_COGS * len(roster) + SABOTAGE_COGS * len(roster) * (r - 1)
+        for p, n in table("cogs", roster, "participants").items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise PositionError(f"cogs: {p} has {n!r}; cogs are a whole number from 0")
+            st["cogs"][p] = n
+        if sum(st["cogs"].values()) > limit:
+            raise PositionError(f"cogs: {sum(st['cogs'].values())} in all, but {len(roster)} participants start with "
+                                f"{START_COGS} each and sabotage adds at most {SABOTAGE_COGS} each a round: at most "
+                                f"{limit} after {r - 1} round(s)")
+
+        for tid, nodes in table("parts", team_ids, "teams").items():
+            machine = st["machines"][tid]
+            if not isinstance(nodes, Mapping):
+                raise PositionError(f"parts: {tid} should be a table of node -> part, not {nodes!r}")
+            for node, text in nodes.items():
+                if node not in machine["nodes"]:
+                    raise PositionError(f"parts: {tid} has no node {node!r} (nodes: {', '.join(node_order(machine))})")
+                part = _part_from_text(text)
+                if part == "bad":
+                    raise PositionError(f"parts: {tid} {node} = {text!r}; a part is a colour and a power from 1 "
+                                        "(\"Blue 5\"), \"faulty\", or blank for empty")
+                machine["parts"][node] = part
+            filled = sum(1 for v in machine["parts"].values() if v is not None)
+            if filled > 4 * (r - 1):
+                raise PositionError(f"parts: {tid} has {filled} node(s) filled after {r - 1} round(s); a team fills "
+                                    "at most 4 a round (two installs, two sabotages)")
+
+        previous = table("previous", roster, "participants")
+        for p in roster:
+            node = previous.get(p)
+            machine = self.machine(st, p)
+            if r == 1:
+                if node:
+                    raise PositionError(f"previous: round 1 has no previous node (found {p}: {node!r})")
+                continue
+            if not node:
+                raise PositionError(f"previous: {p}'s previous node is missing (needed from round 2: the next "
+                                    "install must be joined to it)")
+            if node not in machine["nodes"]:
+                raise PositionError(f"previous: {node!r} is not a node of {p}'s machine")
+            if machine["parts"][node] is None and opts["no_winner"] != "nothing":
+                raise PositionError(f"previous: {p} installed on {node} last round, so it cannot be empty")
+            st["prev"][p] = node
+
+        for tid, pairs in table("traversed", team_ids, "teams").items():
+            machine = st["machines"][tid]
+            pairs = list(pairs) if isinstance(pairs, (list, tuple)) else [pairs]
+            if len(pairs) > 2 * max(0, r - 2):
+                raise PositionError(f"traversed: {tid} lists {len(pairs)} connector(s) before round {r}; moves along "
+                                    f"connectors start in round 2, at most 2 a round")
+            for pair in pairs:
+                conn = (find_connector(machine, str(pair[0]), str(pair[1]))
+                        if isinstance(pair, (list, tuple)) and len(pair) == 2 else None)
+                if conn is None:
+                    raise PositionError(f"traversed: {tid} has no connector {pair!r}; give its two ends, e.g. "
+                                        "[\"L1\", \"L4\"]")
+                conn["used"] = True
+        st["round"] = r
+        return st
 
     # ---- demo ------------------------------------------------------------
     def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
@@ -1338,6 +1989,8 @@ class BigMachine(GameRules):
         return {"turn": [row], "give": give}
 
 
+
+
 def _cogs(n: int) -> str:
     return f"{n} cog" if n == 1 else f"{n} cogs"
 
@@ -1349,6 +2002,101 @@ def _pts(n: int) -> str:
 def _first_row(raw: RawSubmission, section: str) -> Mapping[str, str]:
     rows = raw.get(section) or [{}]
     return rows[0] if rows else {}
+
+
+def _part_from_text(text: Any) -> Any:
+    """A position's part: "Blue 5" -> the state's dict, "faulty"/"X" -> FAULTY, blank -> None; "bad" otherwise."""
+    if text is None:
+        return None
+    t = clean(text)
+    if t == "" or t.casefold() == "empty":
+        return None
+    if t.casefold() in ("faulty", "x"):
+        return FAULTY
+    words = t.split()
+    colour = _meadow(words[0]) if len(words) == 2 else None
+    power = parse_int(words[1]) if len(words) == 2 else None
+    if colour is None or power is None or power < 1:   # R8: a positive power
+        return "bad"
+    return {"color": colour, "power": power}
+
+
+def where_grid(where: Sequence[tuple[str, str]]) -> tuple[tuple[Cell, ...], ...]:
+    """The five meadows as columns (coloured headers) and who is in each, in the order given (R62)."""
+    occupants = {m: [p for p, at in where if at == m] for m in MEADOWS}
+    depth = max([len(v) for v in occupants.values()] + [1])
+    rows = [tuple(Cell(f"{m} Meadow", fill=COLOR_FILL[m], bold=True, font=COLOR_FONT.get(m)) for m in MEADOWS)]
+    for i in range(depth):
+        rows.append(tuple(Cell(occupants[m][i] if i < len(occupants[m]) else ("nobody" if i == 0 else ""))
+                          for m in MEADOWS))
+    return tuple(rows)
+
+
+def _final_caption(m: MachineScored) -> str:
+    filled = f" Empty at the end, made faulty: {', '.join(m.filled)}." if m.filled else ""
+    return f"{m.left} left half + {m.right} right half.{filled}"
+
+
+def _trade_lines(facts: Sequence[Any], who: str, source: str) -> list[str]:
+    """What `who` is told about cogs given (the host's table before the round, or Give cogs after it)."""
+    lines = []
+    for f in of_type(facts, CogsGiven):
+        if f.source != source or who not in (f.giver, f.receiver):
+            continue
+        if source == "host":
+            if not f.made:
+                if f.giver == who:
+                    lines.append(f"A recorded trade of {f.cogs} cogs to {f.receiver} was rejected: you had "
+                                 f"{f.giver_had}.")
+            elif f.giver == who:
+                lines.append(f"Recorded trade: you gave {_cogs(f.cogs)} to {f.receiver}.")
+            else:
+                lines.append(f"Recorded trade: {f.giver} gave you {_cogs(f.cogs)}.")
+        elif f.giver == who:
+            lines.append(f"You gave {_cogs(f.cogs)} to {f.receiver}.")
+        else:
+            lines.append(f"{f.giver} gave you {_cogs(f.cogs)}.")
+    return lines
+
+
+def _personal_lines(facts: Sequence[Any], who: str) -> tuple[str, ...]:
+    """A participant's own round (A19): move, bid, notices, sabotage, the part, cogs."""
+    mv = next(f for f in of_type(facts, MeadowMove) if f.participant == who)
+    went = "stayed in" if mv.meadow == mv.from_meadow else "moved to"
+    lines = [f"You {went} the {mv.meadow} Meadow, bid {mv.bid} and powered up {mv.power_up}."]
+    lines += _trade_lines(facts, who, "host")
+    if not mv.submitted:
+        lines.append("You did not submit: you stayed, bid 0 and powered up 0.")
+    lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == who]
+    for j in of_type(facts, NodeJump):
+        if j.participant != who:
+            continue
+        if j.result == "charged":
+            lines.append(f"You paid {j.garnets} garnets to jump from {j.from_node} to {j.to_node}.")
+        elif j.result == "host_charges":
+            lines.append(f"Your jump from {j.from_node} to {j.to_node} is recorded; the host charges "
+                         f"{JUMP_COST} garnets.")
+        elif j.result == "not_needed":
+            lines.append(f"Your jump to {j.to_node} was not needed ({j.to_node} is joined to {j.from_node}): "
+                         "no charge, a normal move.")
+    if mv.random_node:
+        lines.append(f"Your install node was chosen at random: {mv.node}.")
+    lines += _trade_lines(facts, who, "submission")
+    lines += [f"You sabotaged {s.node}: +{s.cogs} cogs." for s in of_type(facts, SelfSabotage) if s.participant == who]
+    for i in of_type(facts, PartInstalled):
+        if i.participant != who:
+            continue
+        if i.part is not None and not i.part.faulty:
+            lines.append(f"You won the part: {i.part.text()}, installed on {i.node}; "
+                         f"you paid {mv.bid} + {mv.power_up} cogs.")
+        elif i.part is None:
+            lines.append(f"You did not win the part; nothing was installed on {i.node}.")
+        else:
+            lines.append(f"You did not win the part: a faulty part was installed on {i.node}; you paid "
+                         f"your bid of {mv.bid}.")
+    lines += [f"Cogs: {c.before} before the round, {c.after} now." for c in of_type(facts, CogsNow)
+              if c.participant == who]
+    return tuple(lines)
 
 
 GAME = BigMachine()

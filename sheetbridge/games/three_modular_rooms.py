@@ -31,7 +31,6 @@ Worked examples from the ruleset:
 """
 from __future__ import annotations
 
-import copy
 import enum
 from dataclasses import dataclass, field
 from fractions import Fraction

@@ -14,15 +14,27 @@ and 60 writes a minute; we stay at 55) and is retried a bounded number of times
 with exponential backoff and jitter on 429 and 5xx, honouring Retry-After.
 gspread's ``BackOffHTTPClient`` is not used: in gspread 6.2.1 it retries without end.
 A failure that persists raises :class:`BackendError` with one line; every write
-replaces whole tabs, so running the command again completes the round.
+replaces whole tabs, so running the command again completes the round. No network at
+all raises :class:`GoogleUnreachable` ("cannot reach Google (no network?): ...").
+
+Requests that are not idempotent (creating a file, sharing it) are never blindly sent
+twice: when one fails, sheetbridge first asks Drive whether it landed anyway (a write
+whose answer was lost), so a retry creates no second file and no second invitation.
+Creating a game is resumable (``begin_creation``: each file is recorded in the game
+folder as soon as it exists, and tagged so that even a lost answer finds it again) and
+shares nothing until every file is written (``share``). ``lock`` keeps one command at
+a time per game with an owner-and-expiry lock in the master's hidden Lock tab.
 """
 from __future__ import annotations
 
 import contextlib
 import email.utils
+import hashlib
 import json
 import os
 import re
+import secrets
+import socket
 import stat
 import threading
 import time
@@ -32,15 +44,16 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import gspread
 import requests
+from google.auth import exceptions as auth_errors
 from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.urls import DRIVE_FILES_API_V3_URL
 from gspread.utils import rowcol_to_a1
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from ..core.errors import BackendError, ConfigError, WorkbookError
+from ..core.errors import BackendError, ConfigError, GameBusy, SheetbridgeError, WorkbookError
 from .model import CellData, Rect, TabData, normalise
-from .store import MASTER, Book, BookInfo, Store
+from .store import MASTER, NEW_PROGRESS_FILE, Book, BookInfo, Store
 
 SCOPES = (
     "https://www.googleapis.com/auth/spreadsheets",
@@ -48,6 +61,8 @@ SCOPES = (
 )
 SHEETS_ROOT = "https://sheets.googleapis.com"
 DRIVE_ROOT = "https://www.googleapis.com"
+SCRIPT_ROOT = "https://script.googleapis.com"
+SCRIPT_SCOPE = "https://www.googleapis.com/auth/script.projects"   # asked for by `menu install` only
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 API_BASE_ENV = "SHEETBRIDGE_GOOGLE_API_BASE"
 TOKEN_ENV = "SHEETBRIDGE_GOOGLE_TOKEN"
@@ -63,6 +78,24 @@ MIN_ROWS, MIN_COLS = 100, 26
 WRITE_FIELDS = "userEnteredValue,userEnteredFormat,dataValidation"
 CACHE_FILE = ".sheetbridge-google-cache.json"   # beside sheetbridge.json in a game folder
 RESUME_HINT = "nothing is lost: run the same command again to finish (the game is resumable)"
+CREATE_HINT = ("run the same `new` command again: it reuses the spreadsheets already created and "
+               "shares them only once all are written")
+# Tags on every spreadsheet sheetbridge creates (Drive appProperties, private to this app):
+# a create whose answer was lost is found again by them, never created twice.
+TAG_RUN = "sheetbridgeNew"       # the creation run's token (one `new`, all its re-runs)
+TAG_BOOK = "sheetbridgeBook"     # which book: a digest of its key ("master", "player:Ann"...)
+# The game lock: a hidden tab in the master (see GameLock).
+LOCK_TAB = "Lock"
+LOCK_COLUMNS = ("owner", "command", "pid", "host", "since", "expires")
+# 15 minutes: the longest healthy command (creating a 30-player game, about 130 requests
+# paced at 55 a minute, plus retries' waits) takes under 5 minutes, so a live run never
+# loses its lock; and a run that died (a closed laptop) blocks the game for 15 minutes at
+# most; on the same computer a dead holder's lock is taken over at once.
+LOCK_TTL = 15 * 60
+# Between writing our claim and reading it back: longer than a rival's read-then-write,
+# so that of two runs that both saw the lock free, the later writer wins and the earlier
+# one sees it (Google has no compare-and-set; see GameLock).
+LOCK_SETTLE = 2.0
 
 
 # --------------------------------------------------------------------------- pacing
@@ -126,11 +159,30 @@ def _retry_after(exc: BaseException) -> float | None:
         return max(0.0, when.timestamp() - time.time())
 
 
+class GoogleUnreachable(BackendError):
+    """No answer from Google at all (no network, DNS, a proxy): one line, exit 2."""
+
+
+def _network(exc: BaseException) -> bool:
+    """A failure to reach Google at all (google-auth wraps requests' errors while refreshing)."""
+    return isinstance(exc, (requests.ConnectionError, requests.Timeout, auth_errors.TransportError))
+
+
 def _transient(exc: BaseException) -> bool:
     if isinstance(exc, APIError):
         status = exc.response.status_code if exc.response is not None else exc.code
         return status == 429 or status >= 500
-    return isinstance(exc, (requests.ConnectionError, requests.Timeout))
+    return _network(exc)
+
+
+def _status(exc: BaseException) -> int | None:
+    if isinstance(exc, APIError):
+        return exc.response.status_code if exc.response is not None else exc.code
+    return None
+
+
+SIGN_IN_EXPIRED = ("the Google sign-in has expired or was revoked ({detail}); run `sheetbridge auth` "
+                   "(an unpublished OAuth app's sign-in lasts 7 days)")
 
 
 class _Wait:
@@ -177,28 +229,49 @@ class SheetbridgeHTTPClient(HTTPClient):
 
     def _rebase(self, url: str) -> str:
         if self.api_base:
-            for root in (SHEETS_ROOT, DRIVE_ROOT):
+            for root in (SHEETS_ROOT, DRIVE_ROOT, SCRIPT_ROOT):
                 if url.startswith(root):
                     return self.api_base + url[len(root):]
         return url
 
-    def request(self, method, endpoint, params=None, data=None, json=None, files=None, headers=None):
+    def request(self, method, endpoint, params=None, data=None, json=None, files=None, headers=None,
+                retry: bool = True):
+        """One request, retried on 429/5xx/network errors unless ``retry`` is False (for a
+        request that is not idempotent: the caller checks whether it landed first).
+        A network failure always ends as ``requests.ConnectionError``; a sign-in that can
+        no longer be refreshed as ConfigError."""
         url = self._rebase(endpoint)
         kind = request_kind(method, url)
 
         def attempt():
             self.pacer.acquire(kind)
             self.sent[kind] = self.sent.get(kind, 0) + 1
-            response = self.session.request(method=method, url=url, json=json, params=params,
-                                            data=data, files=files, headers=headers,
-                                            timeout=self.timeout or DEFAULT_TIMEOUT)
+            try:
+                response = self.session.request(method=method, url=url, json=json, params=params,
+                                                data=data, files=files, headers=headers,
+                                                timeout=self.timeout or DEFAULT_TIMEOUT)
+            except auth_errors.RefreshError as exc:
+                raise ConfigError(SIGN_IN_EXPIRED.format(detail=_first_line(exc))) from None
             if response.ok:
                 return response
             raise APIError(response)
 
-        retrying = Retrying(stop=stop_after_attempt(self.attempts), wait=self.wait,
+        retrying = Retrying(stop=stop_after_attempt(self.attempts if retry else 1), wait=self.wait,
                             retry=retry_if_exception(_transient), sleep=self.sleep, reraise=True)
-        return retrying(attempt)
+        try:
+            return retrying(attempt)
+        except auth_errors.TransportError as exc:   # refreshing the token could not reach Google
+            raise requests.ConnectionError(f"refreshing the Google sign-in: {_first_line(exc)}") from None
+
+    def retrying(self) -> Retrying:
+        """The same bounded retry policy, for a step made of several requests."""
+        return Retrying(stop=stop_after_attempt(self.attempts), wait=self.wait,
+                        retry=retry_if_exception(_transient), sleep=self.sleep, reraise=True)
+
+
+def _first_line(exc: BaseException, limit: int = 200) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:limit] if text else type(exc).__name__
 
 
 # --------------------------------------------------------------------------- cell encoding
@@ -282,6 +355,198 @@ def _grid(sheet_id: int, r0: int, r1: int, c0: int, c1: int) -> dict:
 
 def _quote(tab: str) -> str:
     return "'" + tab.replace("'", "''") + "'"
+
+
+# --------------------------------------------------------------------------- the game lock
+_PROCESS_NONCE = secrets.token_hex(4)                 # tells this process from an earlier one with its pid
+_HELD_LOCKS: dict[tuple[str, str], list] = {}         # (master id, owner) -> [depth, GameLock]
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def _parse_iso(text: str) -> float | None:
+    import calendar
+    try:
+        return float(calendar.timegm(time.strptime(text.strip(), "%Y-%m-%dT%H:%M:%SZ")))
+    except (ValueError, AttributeError):
+        return None
+
+
+def _hhmm(t: float | None, now: float) -> str:
+    if t is None:
+        return "?"
+    same_day = time.gmtime(t)[:3] == time.gmtime(now)[:3]
+    return time.strftime("%H:%M UTC" if same_day else "%Y-%m-%d %H:%M UTC", time.gmtime(t))
+
+
+def _pid_gone(pid: str) -> bool:
+    """Is there no process ``pid`` on this computer? (POSIX only; elsewhere: unknown, False.)"""
+    if os.name != "posix":
+        return False
+    try:
+        n = int(pid)
+    except (TypeError, ValueError):
+        return False
+    if n <= 0:
+        return False
+    try:
+        os.kill(n, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:          # EPERM: it exists, as another user
+        return False
+    return False
+
+
+class GameLock:
+    """One command's hold on a game: a row in the master's hidden Lock tab
+    (owner token, command, pid, host, since, expires; times in UTC).
+
+    Google has no compare-and-set, so taking the lock is three steps (tests drive them
+    one by one on two stores):
+
+    1. :meth:`peek` reads the row; a live lock held by another run refuses at once
+       (:class:`GameBusy` naming it);
+    2. :meth:`claim` writes our row over it;
+    3. :meth:`confirm`, ``store.lock_settle`` seconds later, reads it back: another run's
+       row means it claimed after us and wins; we refuse and leave its row alone.
+
+    Of two runs that both saw the lock free, the later writer wins and the earlier one
+    sees that at confirm. What is left is a rival whose read came before our claim but
+    whose write lands after our read-back: the settle wait makes that need a request
+    slower than LOCK_SETTLE, and the record's revision check before the master's commit
+    write catches even that. A lock past its expiry, or held by a process of this computer
+    that is gone, is taken over; a row of our own process (a run whose release failed)
+    is ours again.
+    """
+
+    def __init__(self, store: "GoogleStore", command: str) -> None:
+        self.store = store
+        self.command = command
+        self.expires: float | None = None
+
+    # ---- the steps
+    def read(self) -> dict | None:
+        """The holder's row as a dict, or None (no Lock tab yet, or nobody holds it)."""
+        st = self.store
+        sid = st.master_location()
+        try:
+            data = st.http.values_batch_get(sid, [f"{_quote(LOCK_TAB)}!A2:F2"],
+                                            params={"valueRenderOption": "FORMULA", "majorDimension": "ROWS"})
+        except APIError as exc:
+            if exc.code == 400 and "parse range" in str(exc.error.get("message", "")):
+                return None                   # no Lock tab: never locked
+            raise st._failure(f"reading the game's lock in the master spreadsheet ({sid})", exc) from None
+        except requests.RequestException as exc:
+            raise st._failure(f"reading the game's lock in the master spreadsheet ({sid})", exc) from None
+        rows = (data.get("valueRanges") or [{}])[0].get("values") or []
+        row = [str(v) for v in rows[0]] if rows else []
+        if not row or not row[0].strip():
+            return None
+        holder = dict(zip(LOCK_COLUMNS, row + [""] * len(LOCK_COLUMNS)))
+        holder["since_t"] = _parse_iso(holder["since"])
+        holder["expires_t"] = _parse_iso(holder["expires"])
+        return holder
+
+    def blocks(self, holder: dict | None) -> bool:
+        """Does ``holder`` keep us out? Not if it is us, expired (or unreadable), or a
+        process of this computer that is gone."""
+        st = self.store
+        if holder is None or holder["owner"] == st.lock_owner:
+            return False
+        if holder["expires_t"] is None or holder["expires_t"] <= st.wall_clock():
+            return False
+        if holder["host"] == st.lock_host and _pid_gone(holder["pid"]):
+            return False
+        return True
+
+    def busy(self, holder: dict | None) -> GameBusy:
+        now = self.store.wall_clock()
+        if holder is None:
+            return GameBusy("another sheetbridge started working on this game at the same moment; "
+                            "try again when it ends")
+        return GameBusy(f"another sheetbridge is working on this game ({holder['command'] or '?'} since "
+                        f"{_hhmm(holder['since_t'], now)}, pid {holder['pid'] or '?'} on {holder['host'] or '?'}); "
+                        f"try again when it ends (a lock left by a run that died expires at "
+                        f"{_hhmm(holder['expires_t'], now)})")
+
+    def peek(self) -> None:
+        holder = self.read()
+        if self.blocks(holder):
+            raise self.busy(holder)
+
+    def claim(self) -> None:
+        st = self.store
+        now = st.wall_clock()
+        self.expires = now + st.lock_ttl
+        row = [st.lock_owner, self.command, str(st.lock_pid), st.lock_host, _iso(now), _iso(self.expires)]
+        self._write([list(LOCK_COLUMNS), row])
+
+    def confirm(self) -> None:
+        holder = self.read()
+        if holder is None or holder["owner"] != self.store.lock_owner:
+            raise self.busy(holder)
+
+    def release(self) -> None:
+        """Clear our row. Well before our expiry nobody can have taken the lock over, so
+        no read is needed; later, only a row that is still ours is cleared."""
+        if self.expires is None:
+            return
+        if self.store.wall_clock() > self.expires - 60:
+            holder = self.read()
+            if holder is None or holder["owner"] != self.store.lock_owner:
+                return
+        st = self.store
+        sid = st.master_location()
+        try:
+            st.http.values_clear(sid, f"{_quote(LOCK_TAB)}!A2:F2")
+        except (APIError, requests.RequestException) as exc:
+            raise st._failure(f"releasing the game's lock in the master spreadsheet ({sid})", exc) from None
+        self.expires = None
+
+    def acquire(self) -> None:
+        """peek, claim, wait ``lock_settle`` seconds, confirm."""
+        self.peek()
+        try:
+            self.claim()
+            self.store.http.sleep(self.store.lock_settle)
+            self.confirm()
+        except GameBusy:
+            self.expires = None               # the row is the winner's now: leave it
+            raise
+        except SheetbridgeError:
+            with contextlib.suppress(SheetbridgeError):
+                self.release()
+            raise
+
+    def _write(self, rows: list[list[str]]) -> None:
+        """Values only (no sheet ids needed, so no metadata read); a master made before the
+        Lock tab existed gets it first (hidden)."""
+        st = self.store
+        sid = st.master_location()
+        what = f"writing the game's lock in the master spreadsheet ({sid})"
+        body = {"range": f"{_quote(LOCK_TAB)}!A1:F{len(rows)}", "majorDimension": "ROWS", "values": rows}
+
+        def put() -> None:
+            st.http.values_update(sid, body["range"], params={"valueInputOption": "RAW"}, body=body)
+
+        try:
+            try:
+                put()
+            except APIError as exc:
+                if not (exc.code == 400 and "parse range" in str(exc.error.get("message", ""))):
+                    raise
+                try:
+                    st.http.batch_update(sid, {"requests": [{"addSheet": {"properties": {
+                        "title": LOCK_TAB, "hidden": True, "gridProperties": {"rowCount": 10, "columnCount": 6}}}}]})
+                except APIError as exc2:
+                    if exc2.code != 400 or "already exists" not in str(exc2.error.get("message", "")):
+                        raise
+                put()
+        except (APIError, requests.RequestException) as exc:
+            raise st._failure(what, exc) from None
 
 
 # --------------------------------------------------------------------------- the store
@@ -406,11 +671,12 @@ class GoogleStore(Store):
 
     def __init__(self, client: gspread.Client | None = None, *, session: requests.Session | None = None,
                  credentials=None, master_id: str | None = None, host_email: str | None = None,
-                 api_base: str | None = None, timeout=DEFAULT_TIMEOUT, attempts: int = DEFAULT_ATTEMPTS,
+                 api_base: str | None = None, timeout=DEFAULT_TIMEOUT, attempts: int | None = None,
                  per_minute: int = PACE_PER_MINUTE, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep, backoff_initial: float = 1.0,
                  notify: bool = True, folder_id: str | None = None,
-                 game_folder: str | os.PathLike | None = None, settings: Mapping[str, Any] | None = None) -> None:
+                 game_folder: str | os.PathLike | None = None, settings: Mapping[str, Any] | None = None,
+                 wall_clock: Callable[[], float] = time.time) -> None:
         given = [x for x in (client, session, credentials) if x is not None]
         if len(given) != 1:
             raise ValueError("GoogleStore needs exactly one of client, session or credentials")
@@ -422,7 +688,7 @@ class GoogleStore(Store):
         self.http: SheetbridgeHTTPClient = self.client.http_client  # type: ignore[assignment]
         self.pacer = Pacer(per_minute=per_minute, clock=clock, sleep=sleep)
         self.http.configure(api_base=api_base or os.environ.get(API_BASE_ENV) or None, timeout=timeout,
-                            pacer=self.pacer, attempts=attempts, sleep=sleep,
+                            pacer=self.pacer, attempts=attempts or DEFAULT_ATTEMPTS, sleep=sleep,
                             backoff_initial=backoff_initial)
         self.master_id = master_id
         self.host_email = host_email
@@ -431,7 +697,22 @@ class GoogleStore(Store):
         self._cache: dict[str, dict] = {}   # spreadsheet id -> {"sheets": {title: id}, "protected": {...}}
         self._lock = threading.RLock()
         self.settings = dict(settings or {})   # what to record in the game folder's config
-        self.cache_file = Path(game_folder) / CACHE_FILE if game_folder else None
+        self.game_folder = Path(game_folder) if game_folder else None
+        self.cache_file = self.game_folder / CACHE_FILE if self.game_folder else None
+        # The game lock (GameLock): who we are, and the wall clock its expiry is judged by.
+        self.wall_clock = wall_clock
+        self.lock_owner = f"{socket.gethostname()}:{os.getpid()}:{_PROCESS_NONCE}"
+        self.lock_pid = os.getpid()
+        self.lock_host = socket.gethostname()
+        self.lock_ttl = LOCK_TTL
+        self.lock_settle = LOCK_SETTLE
+        self._folder_lock: contextlib.AbstractContextManager | None = None
+        # Creating books: the journal `new` keeps in the game folder (begin_creation), if any.
+        self._journal: dict[str, Any] | None = None
+        self._save_journal: Callable[[], None] = lambda: None
+        self._token = secrets.token_hex(8)   # tags this store's creations outside a journal
+        self._fresh: set[str] = set()      # spreadsheets created by this store: shared with nobody yet
+        self._used: dict[str, str] = {}    # book key -> spreadsheet id, created or reused in this run
         if self.cache_file is not None and self.cache_file.is_file():
             try:
                 self.import_cache(json.loads(self.cache_file.read_text(encoding="utf-8")))
@@ -463,9 +744,41 @@ class GoogleStore(Store):
     locks_forms = True
 
     # ---- Store interface
+    @contextlib.contextmanager
     def lock(self, command: str):
-        # Placeholder until the owner-and-expiry lock in the master lands (issue 17).
-        return contextlib.nullcontext()
+        """Hold the game's lock for ``command`` (see :class:`GameLock`): at most one
+        sheetbridge works on a game at a time. Re-entrant within one process. Before the
+        master exists (``new``), the game folder's file lock stands in for it.
+
+        Costs 2 reads and 1 write to take, 1 write to release (see docs/google.md)."""
+        if not self.master_id:
+            if self.game_folder is None:
+                yield
+                return
+            from .xlsx import XlsxStore    # the same OS file lock an xlsx game folder uses
+            with XlsxStore(self.game_folder).lock(command):
+                yield
+            return
+        key = (self.master_id, self.lock_owner)
+        held = _HELD_LOCKS.get(key)
+        if held is not None:                   # re-entrant: demo runs new, then resolve...
+            held[0] += 1
+            try:
+                yield
+            finally:
+                held[0] -= 1
+            return
+        game_lock = GameLock(self, command)
+        game_lock.acquire()
+        _HELD_LOCKS[key] = [1, game_lock]
+        try:
+            yield
+        finally:
+            _HELD_LOCKS.pop(key, None)
+            try:
+                game_lock.release()
+            except SheetbridgeError:
+                pass   # no network: the lock expires by itself, and a run on this computer takes it over
 
     def master_location(self) -> str:
         if not self.master_id:
@@ -485,49 +798,250 @@ class GoogleStore(Store):
         writer (a player's file), with ``reader_email`` (one address, a comma-separated
         list or a sequence) as readers (the public board), with nobody else. Content is
         written before anyone is invited. Costs: one Drive create, one metadata read,
-        one batchUpdate, one Drive call per person shared with."""
+        one batchUpdate, one Drive call per person shared with.
+
+        Within ``begin_creation`` (``new``), a spreadsheet an earlier run recorded for
+        ``key`` is reused, and one already written is left as it is."""
         if not tabs:
             raise ValueError("a book needs at least one tab")
-        label = f"the {key} spreadsheet"
-        body: dict[str, Any] = {"name": title, "mimeType": SPREADSHEET_MIME,
+        if key == MASTER and LOCK_TAB not in tabs:   # the game lock's row lives there (GameLock)
+            tabs = {**tabs, LOCK_TAB: TabData(rows=[[CellData(c, bold=True) for c in LOCK_COLUMNS]], hidden=True)}
+        entry = self._entry(key)
+        label = f"the {key} spreadsheet '{title}'"
+        sid = entry.get("id")
+        if sid is not None and entry.get("written") and entry.get("title") == title:
+            self._used[key] = sid
+            self._remember(key, sid)
+            return BookInfo(key=key, location=sid, title=title)
+        if sid is None:
+            sid = self._create_file(key, title, entry)
+        try:
+            self._setup(sid, title, tabs, label, renamed=entry.get("title") not in (None, title))
+        except WorkbookError:
+            if sid in self._fresh:
+                raise
+            # A file an earlier run created is gone (deleted by hand): create it again.
+            entry.pop("id", None)
+            self._save_journal()
+            sid = self._create_file(key, title, entry)
+            self._setup(sid, title, tabs, label, renamed=False)
+        entry.update({"id": sid, "title": title, "written": True})
+        self._save_journal()
+        self._used[key] = sid
+        self._remember(key, sid)
+        if reader_email or writer_email:
+            self.share(BookInfo(key=key, location=sid, title=title), reader_email, writer_email)
+        return BookInfo(key=key, location=sid, title=title)
+
+    def _remember(self, key: str, sid: str) -> None:
+        if key == MASTER:
+            self.master_id = sid
+        self._save_cache()
+
+    def _entry(self, key: str) -> dict:
+        """The journal's record of book ``key`` (outside `new`: a throwaway one)."""
+        if self._journal is None:
+            return {}
+        return self._journal.setdefault("books", {}).setdefault(key, {})
+
+    def _tags(self, key: str) -> dict[str, str]:
+        if self._journal is None:   # no re-run will look for it: only this call's retries
+            return {TAG_RUN: self._token, TAG_BOOK: secrets.token_hex(8)}
+        return {TAG_RUN: str(self._journal["token"]), TAG_BOOK: hashlib.sha256(key.encode()).hexdigest()[:16]}
+
+    def _list_files(self, tags: Mapping[str, str]) -> list[dict]:
+        """Files this app created with these tags, oldest first (a Drive files.list, not retried:
+        the caller's loop retries)."""
+        q = " and ".join([f"appProperties has {{ key='{k}' and value='{v}' }}" for k, v in tags.items()]
+                         + ["trashed = false"])
+        params = {"q": q, "fields": "files(id,name,appProperties)", "orderBy": "createdTime",
+                  "pageSize": "100", "supportsAllDrives": "true", "includeItemsFromAllDrives": "true",
+                  "corpora": "allDrives" if self.folder_id else "user", "spaces": "drive"}
+        return self.http.request("get", DRIVE_FILES_API_V3_URL, params=params, retry=False).json().get("files", [])
+
+    def _create_file(self, key: str, title: str, entry: dict) -> str:
+        """A new, empty spreadsheet, tagged; recorded in the journal before anything else
+        happens to it. A create whose answer was lost is found by its tags, not repeated."""
+        tags = self._tags(key)
+        body: dict[str, Any] = {"name": title, "mimeType": SPREADSHEET_MIME, "appProperties": tags,
                                 "writersCanShare": False, "copyRequiresWriterPermission": True}
         if self.folder_id:
             body["parents"] = [self.folder_id]
+        params = {"supportsAllDrives": "true", "fields": "id,name,owners(emailAddress)"}
+        sent = entry.get("tagged") == tags    # an earlier run (or attempt) may have created it
+
+        def attempt() -> dict:
+            nonlocal sent
+            if sent:
+                found = self._list_files(tags)
+                if found:
+                    return found[0]
+            entry["tagged"] = tags
+            self._save_journal()
+            sent = True
+            return self.http.request("post", DRIVE_FILES_API_V3_URL, json=body, params=params, retry=False).json()
+
         try:
-            r = self.http.request("post", DRIVE_FILES_API_V3_URL, json=body,
-                                  params={"supportsAllDrives": "true",
-                                          "fields": "id,name,owners(emailAddress)"})
+            info = self.http.retrying()(attempt)
         except (APIError, requests.RequestException) as exc:
-            raise self._failure(f"creating {label} '{title}'", exc, resumable=False) from None
-        info = r.json()
+            raise self._failure(f"creating the {key} spreadsheet '{title}'", exc, hint=CREATE_HINT) from None
         sid = info["id"]
         owners = info.get("owners") or []
         if not self.host_email and owners and owners[0].get("emailAddress"):
             self.host_email = owners[0]["emailAddress"]
-        what = f"setting up {label} '{title}' ({sid})"
-        try:
-            meta = self.http.fetch_sheet_metadata(sid, params={"fields": "sheets.properties(sheetId,title)"})
-            defaults = [s["properties"]["sheetId"] for s in meta.get("sheets", [])]
-            self._cache[sid] = {"sheets": {}, "protected": {}}
-            body, pending = self._write_requests(sid, tabs, reserved=defaults)
-            body += [{"deleteSheet": {"sheetId": d}} for d in defaults]
+        entry.update({"id": sid, "title": title, "written": False})
+        self._save_journal()
+        self._fresh.add(sid)
+        return sid
+
+    def _setup(self, sid: str, title: str, tabs: Mapping[str, TabData], label: str, renamed: bool) -> None:
+        """Write a created (or reused) spreadsheet's tabs and remove every other tab (the
+        default Sheet1, or what an earlier game left): one metadata read, one batchUpdate."""
+        what = f"setting up {label} ({sid})"
+
+        def once() -> None:
+            self._load_metadata(sid, label)
+            body, pending = self._write_requests(sid, tabs)
+            extra = {t: i for t, i in (self._sheets(sid) or {}).items() if t not in tabs}
+            body += [{"deleteSheet": {"sheetId": i}} for i in extra.values()]
+            if renamed:
+                body.append({"updateSpreadsheetProperties": {"properties": {"title": title}, "fields": "title"}})
             reply = self.http.batch_update(sid, {"requests": body})
             self._commit(sid, pending, reply.get("replies", []))
-            for email_ in _emails(writer_email):
-                self._share(sid, email_, "writer")
-            for email_ in _emails(reader_email):
-                self._share(sid, email_, "reader")
-        except (APIError, requests.RequestException) as exc:
-            raise self._failure(what, exc, resumable=False) from None
-        if key == MASTER:
-            self.master_id = sid
-        self._save_cache()
-        return BookInfo(key=key, location=sid, title=title)
+            with self._lock:
+                entry = self._cache[sid]
+                for t in extra:
+                    entry["sheets"].pop(t, None)
+                    entry["protected"].pop(t, None)
+            self._save_cache()
 
-    def _share(self, sid: str, email_: str, role: str) -> None:
+        try:
+            once()
+        except APIError as exc:
+            if exc.code != 400:
+                raise self._failure(what, exc, hint=CREATE_HINT) from None
+            try:   # an earlier attempt landed (its answer was lost): look again and finish
+                once()
+            except (APIError, requests.RequestException) as exc2:
+                raise self._failure(what, exc2, hint=CREATE_HINT) from None
+        except requests.RequestException as exc:
+            raise self._failure(what, exc, hint=CREATE_HINT) from None
+
+    # ---- creating a game: journal, leftovers, sharing
+    def begin_creation(self, journal, save) -> None:
+        """Use `new`'s journal (kept in the game folder): ``journal["token"]`` tags every file
+        of this creation, ``journal["books"][key]`` records each file as soon as it exists."""
+        journal.setdefault("token", secrets.token_hex(8))
+        journal.setdefault("books", {})
+        self._journal = journal
+        self._save_journal = save
+        self._used = {}
+
+    def end_creation(self) -> list[str]:
+        """Trash what earlier runs of this creation made that the game does not use (a book
+        of a player since removed from --players, or a duplicate a lost answer left): they
+        carry this creation's tag. One Drive search, one call per file trashed."""
+        if self._journal is None:
+            return []
+        what = "looking for spreadsheets left by earlier runs of `new`"
+        try:
+            found = self.http.retrying()(lambda: self._list_files({TAG_RUN: str(self._journal["token"])}))
+        except (APIError, requests.RequestException) as exc:
+            raise self._failure(what, exc, hint=CREATE_HINT) from None
+        keep = set(self._used.values())
+        trashed = []
+        for f in found:
+            if f["id"] in keep:
+                continue
+            try:
+                self.http.request("patch", f"{DRIVE_FILES_API_V3_URL}/{f['id']}", json={"trashed": True},
+                                  params={"supportsAllDrives": "true", "fields": "id"})
+            except (APIError, requests.RequestException) as exc:
+                raise self._failure(f"moving the unused spreadsheet '{f.get('name', '')}' ({f['id']}) to the trash",
+                                    exc, hint=CREATE_HINT) from None
+            trashed.append(f"'{f.get('name', '')}' ({f['id']})")
+        books = self._journal.get("books", {})
+        for key in [k for k, e in books.items() if e.get("id") not in keep]:
+            del books[key]
+        self._save_journal()
+        return trashed
+
+    def share(self, info: BookInfo, reader_email: str | Sequence[str] | None = None,
+              writer_email: str | None = None) -> None:
+        """Make the spreadsheet's people exactly ``writer_email`` (writer) and
+        ``reader_email`` (readers), besides its owner: missing ones are invited, others
+        removed. Each invitation is recorded in the journal, and one whose answer was lost is
+        looked up before being sent again: a re-run never invites anyone twice."""
+        sid = info.location
+        want: dict[str, str] = {e.lower(): "reader" for e in _emails(reader_email)}
+        want.update({e.lower(): "writer" for e in _emails(writer_email)})
+        entry = self._entry(info.key)
+        if entry.get("id") == sid and entry.get("shared") == want:
+            return                                 # an earlier run finished this one
+        what = f"sharing the {info.key} spreadsheet ({sid})"
+        try:
+            if sid in self._fresh and not entry.get("sharing"):
+                have: dict[str, dict] = {}         # created just now: nobody has it yet
+            else:
+                have = self.http.retrying()(lambda: self._people(sid))
+            entry["sharing"] = True
+            self._save_journal()
+            for email_, perm in sorted(have.items()):
+                if email_ not in want:
+                    self._revoke(sid, perm["id"])
+            for email_, role in sorted(want.items()):
+                if have.get(email_, {}).get("role") != role:
+                    self._invite(sid, email_, role)
+        except (APIError, requests.RequestException) as exc:
+            raise self._failure(what, exc, hint=CREATE_HINT) from None
+        entry["shared"] = want
+        self._save_journal()
+
+    def _people(self, sid: str) -> dict[str, dict]:
+        """Who the spreadsheet is shared with (lower-case email -> permission), owners and
+        permissions inherited from a shared drive left out: sheetbridge never touches them."""
+        out: dict[str, dict] = {}
+        token = None
+        while True:
+            params = {"supportsAllDrives": "true", "pageSize": "100",
+                      "fields": "nextPageToken,permissions(id,type,role,emailAddress,permissionDetails)"}
+            if token:
+                params["pageToken"] = token
+            page = self.http.request("get", f"{DRIVE_FILES_API_V3_URL}/{sid}/permissions", params=params,
+                                     retry=False).json()
+            for perm in page.get("permissions", []):
+                details = perm.get("permissionDetails") or []
+                if perm.get("role") == "owner" or (details and all(d.get("inherited") for d in details)):
+                    continue
+                who = (perm.get("emailAddress") or perm.get("type", "")).lower()
+                if self.host_email and who == self.host_email.lower():
+                    continue
+                out[who] = perm
+            token = page.get("nextPageToken")
+            if not token:
+                return out
+
+    def _revoke(self, sid: str, permission_id: str) -> None:
+        try:
+            self.http.request("delete", f"{DRIVE_FILES_API_V3_URL}/{sid}/permissions/{permission_id}",
+                              params={"supportsAllDrives": "true"})
+        except APIError as exc:
+            if exc.code != 404:     # 404: an earlier attempt removed it (its answer was lost)
+                raise
+
+    def _invite(self, sid: str, email_: str, role: str) -> None:
         params = {"supportsAllDrives": "true", "sendNotificationEmail": "true" if self.notify else "false"}
-        self.http.request("post", f"{DRIVE_FILES_API_V3_URL}/{sid}/permissions", params=params,
-                          json={"type": "user", "role": role, "emailAddress": email_})
+        sent = False
+
+        def attempt() -> None:
+            nonlocal sent
+            if sent and self._people(sid).get(email_, {}).get("role") == role:
+                return                         # the lost answer's invitation did land
+            sent = True
+            self.http.request("post", f"{DRIVE_FILES_API_V3_URL}/{sid}/permissions", params=params,
+                              json={"type": "user", "role": role, "emailAddress": email_}, retry=False)
+
+        self.http.retrying()(attempt)
 
     def permissions(self, location: str) -> list[dict]:
         """Who can open a spreadsheet (a Drive call; for checks, never used in a round)."""
@@ -680,10 +1194,17 @@ class GoogleStore(Store):
             self._save_cache()
 
     # ---- errors
-    def _failure(self, what: str, exc: BaseException, resumable: bool = True) -> BackendError | WorkbookError:
+    def _failure(self, what: str, exc: BaseException, resumable: bool = True,
+                 hint: str | None = None) -> BackendError | WorkbookError:
         """One line for the host: what failed, Google's answer, and that running the
-        command again completes it. 403/404 mean a file is gone or unshared: WorkbookError."""
+        command again completes it. 403/404 mean a file is gone or unshared: WorkbookError.
+        No answer at all: GoogleUnreachable."""
         transient = _transient(exc)
+        tail = hint or (RESUME_HINT if resumable else "run the same command again")
+        if _network(exc):
+            return GoogleUnreachable(f"cannot reach Google (no network?): {what} failed after "
+                                     f"{self.http.attempts} attempts ({type(exc).__name__}: {_first_line(exc)}); "
+                                     f"{tail}")
         if isinstance(exc, APIError):
             status = exc.response.status_code if exc.response is not None else exc.code
             msg = str(exc.error.get("message", "") or "").strip()
@@ -696,7 +1217,6 @@ class GoogleStore(Store):
             text = str(exc).splitlines()[0][:200] if str(exc) else "no answer"
             detail = f"{type(exc).__name__}: {text}"
         tries = f" after {self.http.attempts} attempts" if transient else ""
-        tail = RESUME_HINT if resumable else "run the same command again"
         return BackendError(f"Google Sheets failed while {what}{tries}: {detail}; {tail}")
 
 
@@ -783,7 +1303,8 @@ def check_credentials_file(path: str | os.PathLike, mode: str | None = None) -> 
 
 
 def build_credentials(mode: str = "oauth", credentials_path: str | os.PathLike | None = None,
-                      token_path: str | os.PathLike | None = None, interactive: bool = True):
+                      token_path: str | os.PathLike | None = None, interactive: bool = True,
+                      scopes: Sequence[str] = SCOPES):
     """google-auth credentials for ``mode``:
 
     - "oauth": an installed-app client secret; the token is cached in ``token_path`` and
@@ -803,7 +1324,7 @@ def build_credentials(mode: str = "oauth", credentials_path: str | os.PathLike |
         check_credentials_file(path, "service_account")
         from google.oauth2 import service_account
         try:
-            return service_account.Credentials.from_service_account_file(str(path), scopes=list(SCOPES))
+            return service_account.Credentials.from_service_account_file(str(path), scopes=list(scopes))
         except (ValueError, KeyError) as exc:
             raise ConfigError(f"service account key {path} is malformed ({exc}); create a new key "
                               "in the Google Cloud console") from None
@@ -816,7 +1337,7 @@ def build_credentials(mode: str = "oauth", credentials_path: str | os.PathLike |
     creds = None
     if token_file.is_file():
         try:
-            creds = Credentials.from_authorized_user_file(str(token_file), list(SCOPES))
+            creds = Credentials.from_authorized_user_file(str(token_file), list(scopes))
         except (ValueError, KeyError):
             creds = None
     if creds is not None and creds.valid:
@@ -828,12 +1349,15 @@ def build_credentials(mode: str = "oauth", credentials_path: str | os.PathLike |
             return creds
         except RefreshError:
             creds = None   # an unpublished app's refresh token expires after 7 days
+        except auth_errors.TransportError as exc:
+            raise GoogleUnreachable(f"cannot reach Google (no network?): refreshing the Google sign-in "
+                                    f"failed ({_first_line(exc)}); run the same command again when online") from None
     if not interactive:
         raise ConfigError("the Google sign-in has expired or was never made; run `sheetbridge auth` "
                           "(an unpublished OAuth app's sign-in lasts 7 days)")
     check_credentials_file(path, "oauth")
     from google_auth_oauthlib.flow import InstalledAppFlow
-    flow = InstalledAppFlow.from_client_secrets_file(str(path), list(SCOPES))
+    flow = InstalledAppFlow.from_client_secrets_file(str(path), list(scopes))
     creds = flow.run_local_server(port=0, open_browser=True)
     _save_token(token_file, creds)
     return creds
@@ -875,8 +1399,14 @@ def open_google_store(config: Mapping[str, Any], **kwargs) -> GoogleStore:
         mode = s["mode"]
         if api_base and os.environ.get(TOKEN_ENV) and mode != "service_account":
             mode = "token"
-        kwargs["credentials"] = build_credentials(mode, s["credentials"], s["token"],
-                                                  interactive=bool(config.get("interactive", False)))
+        extra = tuple(config.get("extra_scopes") or ())
+        token = s["token"]
+        if extra and mode == "oauth":   # a wider sign-in (the menu's install) is cached apart from the usual one
+            base = Path(token or default_token_path()).expanduser()
+            token = str(base.with_name(base.stem + "-menu" + base.suffix))
+        kwargs["credentials"] = build_credentials(mode, s["credentials"], token,
+                                                  interactive=bool(config.get("interactive", False)),
+                                                  scopes=tuple(SCOPES) + extra)
     store = GoogleStore(master_id=config.get("master_id") or config.get("master"),
                         host_email=config.get("host_email"), api_base=api_base,
                         notify=bool(config.get("notify", True)), folder_id=s["folder_id"],
@@ -888,9 +1418,38 @@ def open_google_store(config: Mapping[str, Any], **kwargs) -> GoogleStore:
 
 def new_google_store(folder: str | os.PathLike, config: Mapping[str, Any] | None = None, **kwargs) -> GoogleStore:
     """The store for `sheetbridge new --google --out FOLDER`: signs in (interactively if need
-    be), forgets any id cache a replaced game left in FOLDER. Pass the store to
-    ``orchestrator.new_game``; it records ``store.config_extra()`` in the folder's config."""
+    be), forgets any id cache a replaced game left in FOLDER (but keeps it while an unfinished
+    `new` is being resumed). Pass the store to ``orchestrator.new_game``; it records
+    ``store.config_extra()`` in the folder's config."""
     cache = Path(folder) / CACHE_FILE
-    if cache.exists():
+    if cache.exists() and not (Path(folder) / NEW_PROGRESS_FILE).exists():
         cache.unlink()
     return open_google_store({"interactive": True, **(config or {}), "folder": str(folder)}, **kwargs)
+
+
+# --------------------------------------------------------------------------- the menu's Apps Script
+ENABLE_SCRIPT_API = ("turn on the Apps Script API for your account at https://script.google.com/home/usersettings "
+                     "and run the command again, or add the menu by hand: `sheetbridge menu show`")
+
+
+def install_script(store: GoogleStore, files: Sequence[Mapping[str, str]], script_id: str | None = None,
+                   title: str = "Sheetbridge menu") -> str:
+    """Put `files` (name, type, source) into an Apps Script project bound to the master spreadsheet:
+    creates the project (parent = the master) unless `script_id` names one already, then replaces its
+    content. Returns the project's id. One or two requests."""
+    http = store.http
+    try:
+        if not script_id:
+            r = http.request("post", f"{SCRIPT_ROOT}/v1/projects",
+                             json={"title": title, "parentId": store.master_location()})
+            script_id = r.json()["scriptId"]
+        http.request("put", f"{SCRIPT_ROOT}/v1/projects/{script_id}/content", json={"files": list(files)})
+    except APIError as exc:
+        msg = str(exc.error.get("message", "")) if isinstance(getattr(exc, "error", None), dict) else str(exc)
+        if exc.code == 403 and "Apps Script API" in msg:
+            raise ConfigError(f"Google refused: the Apps Script API is turned off for this account; "
+                              f"{ENABLE_SCRIPT_API}") from None
+        raise store._failure("installing the Sheetbridge menu", exc) from None
+    except requests.RequestException as exc:
+        raise store._failure("installing the Sheetbridge menu", exc) from None
+    return script_id

@@ -10,12 +10,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, MutableMapping, Sequence
 
 from .model import Rect, TabData
 
 MASTER = "master"
 BOARD = "board"
+NEW_PROGRESS_FILE = ".sheetbridge-new.json"   # an unfinished `new`, beside sheetbridge.json
 
 
 def player_key(player: str) -> str:
@@ -103,3 +104,19 @@ class Store(ABC):
         Raises :class:`~sheetbridge.core.errors.GameBusy` at once, naming the holder
         ("another sheetbridge is working on this game (resolve since 12:03 UTC, pid 4411)..."),
         when another process holds it. Re-entrant within one process."""
+
+    # Creating a game (orchestrator.new_game): every book is created and filled, then shared.
+    def begin_creation(self, journal: MutableMapping[str, Any], save: Callable[[], None]) -> None:
+        """`new` is about to create books: record each one in ``journal["books"]`` as soon as
+        it exists (and ``save()``), and reuse the ones an earlier, failed run recorded there.
+        Books in a folder are simply written again: nothing to do."""
+
+    def end_creation(self) -> list[str]:
+        """Every book is written: remove leftovers of earlier failed runs that this game does
+        not use. Returns one line per leftover removed (for the host)."""
+        return []
+
+    def share(self, info: BookInfo, reader_email: str | Sequence[str] | None = None,
+              writer_email: str | None = None) -> None:
+        """Give exactly these people access to a created book (Google); files in a folder are
+        handed out by the host: nothing to do."""

@@ -232,3 +232,8 @@ def sheets() -> Discovery:
 @lru_cache(maxsize=None)
 def drive() -> Discovery:
     return Discovery("drive", "v3")
+
+
+@lru_cache(maxsize=None)
+def script() -> Discovery:
+    return Discovery("script", "v1")

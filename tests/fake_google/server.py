@@ -6,7 +6,9 @@ GoogleStore use, with Google-shaped JSON and errors:
 
 - Sheets: spreadsheets get, batchUpdate; values get, batchGet, update, batchUpdate,
   clear, batchClear.
-- Drive: files create, get, delete; permissions create, list, delete.
+- Drive: files create, get, list (``q`` with ``appProperties has {...}``, ``trashed``,
+  ``mimeType`` and ``name`` terms), update (name, trashed), delete; permissions create,
+  list, delete.
 
 Every request's query parameters and body are checked against the discovery
 documents (:mod:`.schema`); a request that does not conform gets 400 with
@@ -14,8 +16,10 @@ Google's error shape. Identities come from the bearer token (``token_for(email)`
 a caller may only open files shared with them, write files where they are a
 writer, and edit protected cells when they are an editor. Requests are counted
 per spreadsheet and kind ("read", "write", "metadata", "drive"); 429 (with
-Retry-After) and 500 answers can be injected on a seeded share of requests;
-the per-user 60-a-minute read and write quotas are enforced on the fake's clock.
+Retry-After) and 500 answers can be injected on a seeded share of requests, either
+instead of serving the request or AFTER serving it (the change is made but its answer
+is lost: the nasty case for anything that is not idempotent); the per-user
+60-a-minute read and write quotas are enforced on the fake's clock.
 
 Use ``fake.session(email)`` (a requests.Session served by the fake through a
 transport adapter) or ``serve(fake)`` for a loopback HTTP server on 127.0.0.1.
@@ -41,12 +45,13 @@ from requests.structures import CaseInsensitiveDict
 from . import schema
 
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
-HOSTS = ("https://sheets.googleapis.com/", "https://www.googleapis.com/")
+HOSTS = ("https://sheets.googleapis.com/", "https://www.googleapis.com/", "https://script.googleapis.com/")
 STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
           409: "ALREADY_EXISTS", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 501: "NOT_IMPLEMENTED",
           503: "UNAVAILABLE"}
 REASONS = {400: "badRequest", 401: "authError", 403: "insufficientFilePermissions", 404: "notFound",
            429: "rateLimitExceeded", 500: "backendError", 501: "notImplemented", 503: "backendError"}
+FAKE_EPOCH = 1767268800.0    # 2026-01-01 12:00:00 UTC
 ROLE_RANK = {"reader": 1, "commenter": 1, "writer": 2, "fileOrganizer": 2, "organizer": 3, "owner": 3}
 
 
@@ -98,6 +103,8 @@ class File:
     parents: list = field(default_factory=list)
     sheets: list = field(default_factory=list)       # [Sheet] for spreadsheets
     created: float = 0.0
+    app_properties: dict = field(default_factory=dict)
+    trashed: bool = False
 
     def role(self, who: str) -> str | None:
         best = None
@@ -251,13 +258,21 @@ class FakeGoogle:
         self.quota_hits: deque = deque()
         self._quota: dict[tuple[str, str], deque] = {}
         self._perm_ids = 0
+        self.invitations: Counter = Counter()     # (file id, email) -> permissions created for it
         self._lock = threading.RLock()
         self.sheets_api = schema.sheets()
         self.drive_api = schema.drive()
+        self.script_api = schema.script()
+        self.scripts: dict[str, dict] = {}        # Apps Script projects: id -> {title, parentId, files}
+        self.script_api_enabled = True            # a user can turn the Apps Script API off in their settings
 
     # ---- clock
     def clock(self) -> float:
         return time.monotonic() if self.real_time else self.now
+
+    def wall_clock(self) -> float:
+        """UTC seconds on the fake's clock: 2026-01-01 12:00 UTC at its start."""
+        return time.time() if self.real_time else FAKE_EPOCH + self.now
 
     def sleep(self, seconds: float) -> None:
         self.slept.append(seconds)
@@ -285,6 +300,7 @@ class FakeGoogle:
         kwargs.setdefault("clock", self.clock)
         kwargs.setdefault("sleep", self.sleep)
         kwargs.setdefault("host_email", email)
+        kwargs.setdefault("wall_clock", self.wall_clock)
         return GoogleStore(session=self.session(email), **kwargs)
 
     def gspread_client(self, email: str):
@@ -293,13 +309,22 @@ class FakeGoogle:
 
     # ---- fault injection
     def inject(self, share: float, statuses: Iterable[int] = (429, 500), seed: int = 1,
-               retry_after: float = 2.0, kinds: Iterable[str] | None = None) -> None:
-        """Answer a seeded ``share`` of requests with one of ``statuses`` instead of serving them."""
+               retry_after: float = 2.0, kinds: Iterable[str] | None = None, after: float = 0.0) -> None:
+        """Answer a seeded ``share`` of requests with one of ``statuses``. Of those, a seeded
+        share ``after`` is answered so AFTER the request was served (its change is made, its
+        answer lost); the rest instead of serving it. ``hits`` counts them by status and
+        ``"after"``."""
         self.faults = {"share": share, "statuses": tuple(statuses), "rng": random.Random(seed),
-                       "retry_after": retry_after, "kinds": set(kinds) if kinds else None, "hits": Counter()}
+                       "retry_after": retry_after, "kinds": set(kinds) if kinds else None, "hits": Counter(),
+                       "after": after}
 
-    def fail_always(self, status: int = 500, kinds: Iterable[str] = ("write",), file: str | None = None) -> None:
-        self.persistent.append({"status": status, "kinds": set(kinds), "file": file})
+    def fail_always(self, status: int = 500, kinds: Iterable[str] = ("write",), file: str | None = None,
+                    after: bool = False, methods: Iterable[str] | None = None) -> None:
+        """Answer every request of ``kinds`` (to ``file``, or any; of ``methods``, discovery
+        ids such as "drive.permissions.create", or any) with ``status``; with ``after``,
+        serve it first (the change is made, the answer is lost)."""
+        self.persistent.append({"status": status, "kinds": set(kinds), "file": file, "after": after,
+                                "methods": set(methods) if methods else None})
 
     def clear_faults(self) -> None:
         self.faults = None
@@ -324,7 +349,12 @@ class FakeGoogle:
         return self.sheet(file_id, tab).cells.get((row, col), {})
 
     def readable_by(self, email: str) -> list[str]:
-        return [fid for fid, f in self.files.items() if f.owner == email or f.role(email)]
+        return [fid for fid, f in self.files.items()
+                if f.owner == email or (f.role(email) and not f.trashed)]
+
+    def live_files(self) -> list[str]:
+        """Ids of the files not in the trash, oldest first."""
+        return [fid for fid, f in sorted(self.files.items(), key=lambda x: (x[1].created, x[0])) if not f.trashed]
 
     # ---- the transport
     def handle(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
@@ -334,7 +364,8 @@ class FakeGoogle:
             path = unquote(parts.path)
             raw_path = parts.path
             query = parse_qs(parts.query, keep_blank_values=True)
-            api = self.sheets_api if raw_path.startswith("/v4/") else self.drive_api
+            api = (self.sheets_api if raw_path.startswith("/v4/") else
+                   self.script_api if raw_path.startswith("/v1/projects") else self.drive_api)
             rel = raw_path[len(api.service_path):] if raw_path.startswith(api.service_path) else raw_path.lstrip("/")
             m = api.find(method, rel)
             who, file_id, kind = "", "-", "drive" if api is self.drive_api else "read"
@@ -357,9 +388,13 @@ class FakeGoogle:
                     if problems:
                         raise ApiError(400, str(problems[0]) if len(problems) == 1 else
                                        f"{len(problems)} problems; first: {problems[0]}", problems)
-                self._faults(kind, file_id)
+                fault = self._faults(kind, file_id, m.id)
+                if fault is not None and not fault[1]:
+                    raise fault[0]
                 self._check_quota(who, kind)
                 payload = self._dispatch(m.id, pargs, {k: v[-1] for k, v in query.items()}, query, data, who)
+                if fault is not None:
+                    raise fault[0]          # served, but the answer is lost on the way back
                 if payload is None:
                     status = 204
             except ApiError as e:
@@ -376,7 +411,7 @@ class FakeGoogle:
 
     @staticmethod
     def _kind(method_id: str) -> str:
-        if method_id.startswith("drive."):
+        if method_id.startswith("drive.") or method_id.startswith("script."):
             return "drive"
         if method_id == "sheets.spreadsheets.get":
             return "metadata"
@@ -395,20 +430,27 @@ class FakeGoogle:
                                 "access token, login cookie or other valid authentication credential.")
         return token[len("fake-token:"):]
 
-    def _faults(self, kind: str, file_id: str) -> None:
+    def _faults(self, kind: str, file_id: str, method_id: str = "") -> tuple[ApiError, bool] | None:
+        """The injected failure for this request, if any: (error, after serving it?)."""
         for p in self.persistent:
-            if kind in p["kinds"] and (p["file"] is None or p["file"] == file_id):
-                raise ApiError(p["status"], "Internal error encountered." if p["status"] >= 500
-                               else "Injected persistent failure.")
+            if (kind in p["kinds"] and (p["file"] is None or p["file"] == file_id)
+                    and (p.get("methods") is None or method_id in p["methods"])):
+                return ApiError(p["status"], "Internal error encountered." if p["status"] >= 500
+                                else "Injected persistent failure."), bool(p.get("after"))
         f = self.faults
         if f and (f["kinds"] is None or kind in f["kinds"]) and f["rng"].random() < f["share"]:
             code = f["rng"].choice(f["statuses"])
+            after = bool(f["after"]) and f["rng"].random() < f["after"]   # no extra draw when after == 0
             f["hits"][code] += 1
+            if after:
+                f["hits"]["after"] += 1
             if code == 429:
-                raise ApiError(429, "Quota exceeded for quota metric 'Requests' and limit 'Requests per "
-                                    "minute per user' of service 'sheets.googleapis.com'.",
-                               headers={"Retry-After": str(f["retry_after"])})
-            raise ApiError(code, "Internal error encountered." if code == 500 else "The service is currently unavailable.")
+                return ApiError(429, "Quota exceeded for quota metric 'Requests' and limit 'Requests per "
+                                     "minute per user' of service 'sheets.googleapis.com'.",
+                                headers={"Retry-After": str(f["retry_after"])}), after
+            return ApiError(code, "Internal error encountered." if code == 500
+                            else "The service is currently unavailable."), after
+        return None
 
     def _check_quota(self, who: str, kind: str) -> None:
         if kind not in ("read", "write", "metadata") or not self.quota_per_minute:
@@ -440,6 +482,8 @@ class FakeGoogle:
     # ---- access
     def _file(self, fid: str, who: str, need: str = "reader", drive: bool = False) -> File:
         f = self.files.get(fid)
+        if f is not None and f.trashed and f.owner != who:
+            f = None                      # a trashed file is gone for everyone but its owner
         role = None if f is None else ("owner" if f.owner == who else f.role(who))
         if f is None or role is None:
             if drive:
@@ -485,6 +529,10 @@ class FakeGoogle:
         if mid == "drive.files.get":
             f = self._file(p["fileId"], who, drive=True)
             return self._file_json(f, q.get("fields"))
+        if mid == "drive.files.list":
+            return self._files_list(q, who)
+        if mid == "drive.files.update":
+            return self._files_update(p["fileId"], body or {}, q, who)
         if mid == "drive.files.delete":
             f = self._file(p["fileId"], who, "owner", drive=True)
             del self.files[f.id]
@@ -502,6 +550,8 @@ class FakeGoogle:
             if len(f.permissions) == before:
                 raise ApiError(404, f"Permission not found: {p['permissionId']}.", reason="notFound")
             return None
+        if mid.startswith("script."):
+            return self._script(mid, p, body or {}, who)
         if mid == "sheets.spreadsheets.get":
             return self._spreadsheet_json(self._file(p["spreadsheetId"], who))
         if mid == "sheets.spreadsheets.batchUpdate":
@@ -566,7 +616,8 @@ class FakeGoogle:
         f = File(id=self._new_id(), name=body.get("name") or "Untitled", mime=mime, owner=who,
                  writers_can_share=body.get("writersCanShare", True),
                  copy_requires_writer=body.get("copyRequiresWriterPermission", False),
-                 parents=list(parents), created=self.clock())
+                 parents=list(parents), created=self.clock(),
+                 app_properties={k: v for k, v in (body.get("appProperties") or {}).items() if v is not None})
         f.permissions.append(self._perm("user", "owner", who))
         if mime == SPREADSHEET_MIME:
             f.sheets.append(Sheet({"sheetId": 0, "title": "Sheet1", "index": 0, "sheetType": "GRID",
@@ -580,13 +631,61 @@ class FakeGoogle:
                             "me": True}],
                 "writersCanShare": f.writers_can_share,
                 "copyRequiresWriterPermission": f.copy_requires_writer, "parents": f.parents,
-                "createdTime": "2026-01-01T00:00:00.000Z", "modifiedTime": "2026-01-01T00:00:00.000Z"}
+                "createdTime": "2026-01-01T00:00:00.000Z", "modifiedTime": "2026-01-01T00:00:00.000Z",
+                "appProperties": dict(f.app_properties), "trashed": f.trashed}
         if not fields:
             return {k: full[k] for k in ("kind", "id", "name", "mimeType")}
         if fields.strip() == "*":
             return full
         top = [re.sub(r"\(.*", "", x).strip() for x in re.split(r",(?![^(]*\))", fields)]
         return {k: full[k] for k in top if k in full}
+
+    # q terms the fake understands (Drive's search grammar, the part sheetbridge uses)
+    _Q_TERMS = (
+        (re.compile(r"appProperties has \{ ?key ?= ?'((?:[^'\\]|\\.)*)' and value ?= ?'((?:[^'\\]|\\.)*)' ?\}"),
+         lambda f, m: f.app_properties.get(_unq(m[1])) == _unq(m[2])),
+        (re.compile(r"trashed ?= ?(true|false)"), lambda f, m: f.trashed == (m[1] == "true")),
+        (re.compile(r"mimeType ?= ?'((?:[^'\\]|\\.)*)'"), lambda f, m: f.mime == _unq(m[1])),
+        (re.compile(r"name ?= ?'((?:[^'\\]|\\.)*)'"), lambda f, m: f.name == _unq(m[1])),
+    )
+
+    def _files_list(self, q: dict, who: str) -> dict:
+        tests = []
+        for term in [t.strip() for t in re.split(r"\s+and\s+(?![^{]*\})", q.get("q", "")) if t.strip()]:
+            for regex, test in self._Q_TERMS:
+                m = regex.fullmatch(term)
+                if m:
+                    tests.append((test, m))
+                    break
+            else:
+                raise ApiError(400, "Invalid Value", reason="invalid")
+        if not any(t[0] is self._Q_TERMS[1][1] for t in tests):
+            tests.append((lambda f, m: not f.trashed, None))        # Drive lists trashed files only if asked
+        found = [f for f in self.files.values()
+                 if (f.owner == who or f.role(who)) and all(test(f, m) for test, m in tests)]
+        found.sort(key=lambda f: (f.created, f.id))
+        fields = q.get("fields") or ""
+        inner = re.search(r"files\(([^)]*)\)", fields)
+        return {"kind": "drive#fileList", "incompleteSearch": False,
+                "files": [self._file_json(f, inner[1] if inner else None) for f in found]}
+
+    def _files_update(self, fid: str, body: dict, q: dict, who: str) -> dict:
+        f = self.files.get(fid)
+        if f is None or f.owner != who:
+            f = self._file(fid, who, "writer", drive=True)
+        if "trashed" in body and f.owner != who:
+            raise ApiError(403, "The user does not have sufficient permissions for this file.",
+                           reason="insufficientFilePermissions")
+        if body.get("name"):
+            f.name = body["name"]
+        if "trashed" in body:
+            f.trashed = bool(body["trashed"])
+        for k, v in (body.get("appProperties") or {}).items():
+            if v is None:
+                f.app_properties.pop(k, None)
+            else:
+                f.app_properties[k] = v
+        return self._file_json(f, q.get("fields"))
 
     def _may_share(self, f: File, who: str) -> None:
         role = "owner" if f.owner == who else f.role(who)
@@ -609,9 +708,12 @@ class FakeGoogle:
         for p in f.permissions:
             if email and p.get("emailAddress", "").lower() == email.lower() and p["role"] != "owner":
                 p["role"] = role
+                self.invitations[(f.id, email.lower())] += 1      # Google mails them again
                 return {k: p[k] for k in ("kind", "id", "type", "role")}
         p = self._perm(kind, role, email)
         f.permissions.append(p)
+        if email:
+            self.invitations[(f.id, email.lower())] += 1
         return {k: p[k] for k in ("kind", "id", "type", "role")}
 
     # ---- sheets: metadata
@@ -694,6 +796,28 @@ class FakeGoogle:
             if r0 <= r < r1 and c0 <= c < c1:
                 sheet.cells[(r, c)].pop("userEnteredValue", None)
         return a1(sheet, r0, min(r1, sheet.rows), c0, min(c1, sheet.cols))
+
+    # ---- Apps Script: a project bound to a spreadsheet, and its files
+    def _script(self, mid: str, p: Mapping[str, str], data: Mapping[str, Any], who: str) -> dict:
+        if not self.script_api_enabled:
+            raise ApiError(403, "User has not enabled the Apps Script API. Enable it by visiting "
+                                "https://script.google.com/home/usersettings then retry.")
+        if mid == "script.projects.create":
+            parent = data.get("parentId")
+            if parent:
+                self._file(parent, who, "writer")        # binding needs write access to the container
+            sid = f"script-{len(self.scripts) + 1}"
+            self.scripts[sid] = {"title": data.get("title", ""), "parentId": parent, "files": [], "owner": who}
+            return {"scriptId": sid, "title": data.get("title", ""), "parentId": parent}
+        project = self.scripts.get(p.get("scriptId", ""))
+        if project is None or project["owner"] != who:
+            raise ApiError(404, "Requested entity was not found.")
+        if mid == "script.projects.updateContent":
+            project["files"] = list(data.get("files", []))
+            return {"scriptId": p["scriptId"], "files": project["files"]}
+        if mid == "script.projects.getContent":
+            return {"scriptId": p["scriptId"], "files": project["files"]}
+        return {"scriptId": p["scriptId"], "title": project["title"], "parentId": project["parentId"]}
 
     # ---- sheets: batchUpdate
     def _batch_update(self, f: File, body: dict, who: str) -> dict:
@@ -911,6 +1035,11 @@ class FakeGoogle:
 
 
 MAX_CELL_CHARS = 50000
+
+
+def _unq(text: str) -> str:
+    """A Drive query string literal's value: \\' and \\\\ escapes undone."""
+    return re.sub(r"\\(.)", r"\1", text)
 
 
 def _check_cell_size(value: dict | None) -> None:
