@@ -22,6 +22,7 @@ Enforced once, in :meth:`sheetbridge.core.match.Match.parse`, so no game can for
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .parsing import read_cell, shorten
@@ -34,6 +35,7 @@ SUBMISSION_FIELD = "submission"
 SUBMISSION_LABEL = "Submission"
 
 
+@lru_cache(maxsize=4096)   # a form's fields repeat every round: their caps are computed once
 def cell_cap(fld: Field | None) -> int:
     """The longest text a cell of this field could ever need; unknown cells count as text.
 

@@ -7,6 +7,7 @@ round's inputs and outputs can be recorded in the master workbook and replayed.
 from __future__ import annotations
 
 import enum
+import json as _json
 import re
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Mapping, Sequence
@@ -497,3 +498,14 @@ def register_types(*classes: type) -> None:
             _ENUMS[type_tag(c)] = c
         else:
             _register(c)
+
+
+def fresh(state: Any) -> Any:
+    """A deep copy of JSON-able data (a game's state), several times faster than copy.deepcopy:
+    what a game's resolve starts from so that its input is never changed.
+
+    >>> s = {"hands": {"Ann": [1, 2]}}
+    >>> t = fresh(s); t["hands"]["Ann"].append(3); s
+    {'hands': {'Ann': [1, 2]}}
+    """
+    return _json.loads(_json.dumps(state))

@@ -52,7 +52,6 @@ The ruleset's example: 3 people in the Blue Meadow, the winner powers up 2:
 """
 from __future__ import annotations
 
-import copy
 import enum
 from collections import Counter
 from dataclasses import dataclass
@@ -65,7 +64,7 @@ from ..core.game import GameRules
 from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, yes_no
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
-from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
+from ..core.types import (fresh, Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
                           RoundInput, RoundResult, Section, State, Submission, TableSpec, Tables)
 
@@ -904,7 +903,7 @@ def half_machine(half: Mapping[str, Any], side: str) -> dict:
 
 def _filled(machine: Mapping[str, Any]) -> dict:
     """R48: the machine with every empty node made faulty."""
-    m = copy.deepcopy(dict(machine))
+    m = fresh(dict(machine))
     m["parts"] = {n: (FAULTY if p is None else p) for n, p in m["parts"].items()}
     return m
 
@@ -1309,7 +1308,7 @@ class BigMachine(GameRules):
 
     # ---- resolve ---------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = copy.deepcopy(state)
+        st = fresh(state)
         if st["round"] == 0:
             return self._resolve_start(st, round_input, rng)
         return self._resolve_round(st, round_input, rng)

@@ -49,8 +49,8 @@ The ruleset's example submission (R35, R36) from C3 and C1 bottom right:
 """
 from __future__ import annotations
 
-import copy
 import enum
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -63,7 +63,7 @@ from ..core.game import GameRules
 from ..core.parsing import MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int, yes_no
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
-from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
+from ..core.types import (fresh, Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
                           RoundInput, RoundResult, Section, State, Submission, TableSpec, Tables)
 
@@ -667,6 +667,19 @@ def _flag(text: str, default: bool) -> bool | None:
 
 
 def read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str, Any]], list[str]]:
+    """The missions table, read once per distinct content (it is read every round): a fresh copy."""
+    key = None if table is None else tuple(tuple("" if v is None else str(v) for v in row) for row in table)
+    missions, problems = _read_missions_cached(key)
+    return fresh(missions), list(problems)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_missions_cached(table: tuple[tuple[str, ...], ...] | None) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    missions, problems = _read_missions(table)
+    return missions, tuple(problems)
+
+
+def _read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str, Any]], list[str]]:
     """Mission records from the Missions table and sentences for what is wrong (A21)."""
     out: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -1891,7 +1904,7 @@ class Bugcatcher(GameRules):
 
     # ---- resolution ---------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = copy.deepcopy(state)
+        st = fresh(state)
         if st["round"] == 0:
             return self._resolve_pregame(st, round_input, rng)
         return self._resolve_round(st, round_input, rng)
