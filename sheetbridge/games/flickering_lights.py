@@ -54,7 +54,6 @@ A worked example (A7): a red square reached by red X = 3 and blue X = 1 turns bl
 """
 from __future__ import annotations
 
-import copy
 import enum
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
@@ -68,7 +67,8 @@ from ..core.picture import Box, Dot, Label, Picture
 from ..core.rng import Rng
 from ..core.types import (Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry, Option,
                           Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput,
-                          RoundResult, Section, State, Submission, TableSpec, Tables, from_json, to_json)
+                          RoundResult, Section, State, Submission, TableSpec, Tables, fresh, from_json,
+                          to_json)
 
 # --------------------------------------------------------------------- closed sets
 
@@ -1376,7 +1376,7 @@ class FlickeringLights(GameRules):
     # ---- resolution -----------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
         """The round as facts (section (c) decides each one's audience), then the next round opened."""
-        st = copy.deepcopy(state)
+        st = fresh(state)   # a JSON round trip: the input state is never changed
         rd = int(st["round"])
         var = Variation(rd)
         opts = st["options"]
