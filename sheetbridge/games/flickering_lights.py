@@ -55,6 +55,7 @@ A worked example (A7): a red square reached by red X = 3 and blue X = 1 turns bl
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
@@ -209,7 +210,13 @@ Grid = dict  # Square -> "R" | "B" | "."
 
 
 def parse_grid(rows: Sequence[str]) -> Grid:
-    """8 strings of R/B/. , row 1 first, column A first."""
+    """8 strings of R/B/. , row 1 first, column A first (a fresh dict the caller may change)."""
+    return dict(_parsed_grid(tuple(rows)))
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed_grid(rows: tuple[str, ...]) -> Grid:
+    # Forms, parsing and resolution read the same round grid many times a round.
     return {(c, r): rows[r][c] for c in range(SIZE) for r in range(SIZE)}
 
 
@@ -397,8 +404,20 @@ def _cell(row: Sequence[str], idx: int | None) -> str:
 
 def read_grids(tables: Tables, allowed: Sequence[str] = STANDARD_TRANSFORMS) -> tuple[dict[int, Grid], list[str]]:
     """Host grids by round from the Grids table, each checked against the `allowed` symmetries
-    (A17), and problems (sentences)."""
-    rect = tables.get("Grids") or []
+    (A17), and problems (sentences). Read once per distinct content (every round opening and every
+    load reads it); the caller gets its own copies."""
+    key = tuple(tuple("" if v is None else str(v) for v in row) for row in (tables.get("Grids") or []))
+    grids, probs = _read_grids_cached(key, tuple(allowed))
+    return {rd: dict(g) for rd, g in grids.items()}, list(probs)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_grids_cached(rect: tuple[tuple[str, ...], ...], allowed: tuple[str, ...]) -> tuple[dict[int, Grid], tuple[str, ...]]:
+    grids, probs = _read_grids(rect, allowed)
+    return grids, tuple(probs)
+
+
+def _read_grids(rect: Sequence[Sequence[str]], allowed: Sequence[str]) -> tuple[dict[int, Grid], list[str]]:
     probs: list[str] = []
     if not rect:
         return {}, probs
