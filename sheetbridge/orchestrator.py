@@ -174,7 +174,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
             else:
                 match.options = wanted
                 match.state = match._fresh_state()
-    problems = game.check_tables(tables)
+    problems = game.check_content(tables, match.options)
     if problems:
         raise ConfigError(f"{master.location}: " + "; ".join(problems))
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]

@@ -156,7 +156,7 @@ class Match:
         if tables is None:
             from ..templates import default_tables
             tables = default_tables(game)
-        problems = game.check_tables(tables)
+        problems = game.check_content(tables, opts)
         if problems:
             raise ConfigError("; ".join(problems))
         name = name or f"{game.spec.id}-{seed}"
@@ -246,7 +246,7 @@ class Match:
             raise UsageError(f"submissions from unknown player(s) {', '.join(unknown)}; "
                              f"players are {', '.join(self.players)}")
         if tables is not None:
-            problems = self.game.check_tables(tables)
+            problems = self.game.check_content(tables, self.options)
             if problems:
                 raise ConfigError("; ".join(problems))
             self.tables = _plain_tables(tables)
