@@ -177,6 +177,10 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
     problems = game.check_content(tables, match.options)
     if problems:
         raise ConfigError(f"{master.location}: " + "; ".join(problems))
+    if not match.rounds and match.tables != match.setup_tables:
+        # Content tabs edited before round 1 is resolved: the game is set up again from them, as promised.
+        match.setup_tables = match.tables
+        match.state = match._fresh_state()
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]
     deadline = _read_setting(rects[L.tab_name("config")], "deadline")
     return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,

@@ -357,3 +357,15 @@ def test_a_crash_after_any_write_converges_on_rerun_google(tmp_path, command):
         again = getattr(O, command)(fake.store(HOST, game_folder=tmp_path / f"k{k}", master_id=st.master_id))
         assert again.action in ("published", "resolved", "undone"), again.message
         assert snapshot(st) == want, f"crash after {k} write(s) did not converge"
+
+
+def test_content_edited_before_round_1_is_what_the_game_plays(tmp_path):
+    folder = tmp_path / "bug"
+    run("new", "bugcatcher", "--players", "Ann,Bo,Cy", "--out", folder, "--seed", "2")
+    wb = openpyxl.load_workbook(folder / "master.xlsx")
+    ws = wb["Missions"]
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 2).value == "J1")
+    ws.cell(row, 3).value = "Gleeful Jellyfish"
+    wb.save(folder / "master.xlsx")
+    missions = O.load(XlsxStore(folder)).match.state["missions"]
+    assert any(m["id"] == "J1" and m["name"] == "Gleeful Jellyfish" for m in missions)
