@@ -369,3 +369,22 @@ def test_content_edited_before_round_1_is_what_the_game_plays(tmp_path):
     wb.save(folder / "master.xlsx")
     missions = O.load(XlsxStore(folder)).match.state["missions"]
     assert any(m["id"] == "J1" and m["name"] == "Gleeful Jellyfish" for m in missions)
+
+
+def test_an_entry_typed_a_row_too_low_is_named_to_the_player_and_the_host(game):
+    path = game / "players" / "Ann.xlsx"
+    type_submission(path, "Your play", [3, "Null"])
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Submission"]
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Your play") + 3
+    ws.cell(row, 3).value = "Duel"                      # one row below the Room box
+    wb.save(path)
+    out = run("status", game).output
+    ann = next(line for line in out.splitlines() if line.strip().startswith("Ann"))
+    cell = f"C{row}"
+    assert f"typed outside the boxes (ignored): {cell}" in ann and "Duel" not in ann
+    out = run("resolve", game).output
+    assert f"Ann: cell {cell} ('Duel', near 'Your play') is outside the boxes to fill in and is ignored" in out
+    results = tab_text(path, "Results")
+    assert "typed outside the boxes (ignored)" in results and cell in results
+    assert cell not in tab_text(game / "players" / "Bo.xlsx", "Results")
