@@ -281,7 +281,8 @@ class Match:
         new_state = json.loads(json.dumps(result.state, sort_keys=True)) if self.checks else result.state
         gen = self.undos.get(str(rec.round), 0)
         rows = [LedgerRow(self.name, rec.round, e.player, int(e.change), e.reason,
-                          f"{self.name}:r{rec.round}g{gen}:{i}", e.memo + (f" ({e.counterparty})" if e.counterparty else ""))
+                          f"{self.name}:r{rec.round}g{gen}:{i}",
+                          " ".join(x for x in (e.memo, f"({e.counterparty})" if e.counterparty else "") if x))
                 for i, e in enumerate(result.ledger)]
         totals = dict(rec.balances)
         for row in rows:
