@@ -174,9 +174,13 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
             else:
                 match.options = wanted
                 match.state = match._fresh_state()
-    problems = game.check_tables(tables)
+    problems = game.check_content(tables, match.options)
     if problems:
         raise ConfigError(f"{master.location}: " + "; ".join(problems))
+    if not match.rounds and match.tables != match.setup_tables:
+        # Content tabs edited before round 1 is resolved: the game is set up again from them, as promised.
+        match.setup_tables = match.tables
+        match.state = match._fresh_state()
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]
     deadline = _read_setting(rects[L.tab_name("config")], "deadline")
     return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,
@@ -414,6 +418,7 @@ class BookState:
     error: str = ""               # why the book could not be read (missing file, renamed tab...)
     raw: dict | None = None       # the entries typed for the open round (players only)
     stale: bool = False           # the Submission tab still shows another round
+    stray: list = field(default_factory=list)   # entries typed outside the boxes (layout.StrayEntry)
 
     @property
     def player(self) -> str:
@@ -440,8 +445,11 @@ def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = T
                 st.stale = _marker(st.rects[names[0]]) != "finished"
             else:
                 where = f"{st.location}, tab {names[0]} ({p})"
-                st.raw = L.read_form(m.form(p), st.rects[names[0]], where)
+                form = m.form(p)
+                st.raw = L.read_form(form, st.rects[names[0]], where)
                 st.stale = st.raw is None
+                if not st.stale:
+                    st.stray = L.stray_entries(form, st.rects[names[0]], p)
         except WorkbookError as e:
             st.rects, st.error = None, str(e)
     if board and ld.board_location:
@@ -604,6 +612,9 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
                 sub = ld.match.parse(p, ld.locked["raw"].get(p) if locked else st.raw)
                 note = ("edited after the lock (not counted)"
                         if locked and _entries(st.raw) != _entries(ld.locked["raw"].get(p)) else "")
+                if st.stray:   # where, never what: status reveals no value
+                    note = "; ".join(x for x in (note, "typed outside the boxes (ignored): "
+                                                  + ", ".join(e.cell for e in st.stray)) if x)
                 if sub is None:
                     lines.append(StatusLine(p, "not submitted", False, note=note))
                 else:
@@ -684,11 +695,14 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
             raws = {p: ld.locked["raw"].get(p) for p in m.players}
             if later:
                 warnings.append(f"edited after the lock (not counted): {', '.join(later)}")
+        stray = {} if _is_locked(ld) else {
+            p: [e.message for e in books[player_key(p)].stray] for p in m.players if books[player_key(p)].stray}
+        warnings += [f"{p}: {line}" for p, lines in stray.items() for line in lines]
         submitted = [p for p in m.players if m.parse(p, raws[p]) is not None]
         if not submitted and not allow_empty:
             return finish(f"nobody has submitted for round {m.round} yet; nothing was resolved", " (add --allow-empty "
                           "to resolve it with every player's default)")
-        rec = m.resolve(raws, tables=m.tables)
+        rec = m.resolve(raws, tables=m.tables, stray=stray)
         if dry_run:
             return ResolveResult("dry-run", f"round {rec.round} would be resolved; nothing was written", rec, m,
                                  warnings=warnings)

@@ -26,24 +26,19 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     game = m.game
     cfg_rows: list[list[Any]] = [["game", game.spec.id, game.spec.name], ["name", m.name, "this game's id in the ledger"],
                                  ["seed", str(m.seed), "every round's random draws derive from it"],
-                                 ["round", m.round if not m.finished else "finished", "the round open for submissions"],
+                                 ["round", CellData(m.round if not m.finished else "finished", align="left"),
+                                  "the round open for submissions"],
                                  ["deadline", (record_extra or {}).get("deadline", ""),
                                   "when the open round's submissions lock, UTC: '2026-11-24 15:00' once, or '15:00' "
                                   "(3pm) every day; `sheetbridge watch` (or `sheetbridge lock`) takes the snapshot"],
-                                 ["option", "value", "options can be changed until round 1 is resolved"]]
+                                 L.header_cells(["option", "value", "options can be changed until round 1 is resolved"])]
     for o in game.spec.options:
         allowed = f" Allowed: {', '.join(map(str, o.choices))}." if o.choices else ""
-        cfg_rows.append([o.name, _cell(m.options[o.name]), f"{o.help}{allowed} Default {_cell(o.default)}."
+        cfg_rows.append([o.name, CellData(_cell(m.options[o.name]), align="left"),
+                         f"{o.help}{allowed} Default {_cell(o.default)}."
                          + (f" ({o.ruling})" if o.ruling else "")])
     bal = m.ledger.balances(m.players)
     player_rows = [[p.name, p.email, locations.get(p.name, ""), bal[p.name]] for p in players]
-    round_rows = []
-    for rec in m.rounds:
-        submitted = sum(1 for s in rec.submissions.values() if s is not None)
-        bad = sum(1 for s in rec.submissions.values() if s is not None and s.problems)
-        round_rows.append([rec.round, "resolved", f"{submitted} of {len(m.players)}", bad, len(rec.ledger)])
-    if not m.finished:
-        round_rows.append([m.round, "open", "", "", ""])
     log_rows: list[list[Any]] = [["round", "note"]]
     for w in warnings:
         log_rows.append(["", w])
@@ -54,19 +49,18 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     record = integrity.seal({"match": m.to_json(), "players": [{"name": p.name, "email": p.email} for p in players],
                              "locations": dict(locations), "board": board, "store": store.export_cache(),
                              **(record_extra or {})})
-    ledger_rows = [r.as_list() + [check] for r, check in zip(m.ledger.rows, integrity.chain(m.ledger.rows))]
     tabs = {
-        L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"]),
+        L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"],
+                                              max_widths={2: L.width("config_help")}),
         L.tab_name("players"): L.key_value_tab("Players", player_rows, ["player", "email", "file", "garnets now"]),
-        L.tab_name("rounds"): L.key_value_tab("Round log", round_rows,
-                                              ["round", "status", "submitted", "with problems", "ledger rows"]),
+        L.tab_name("rounds"): rounds_tab(m),
         L.tab_name("board"): L.report_tab(m.public_report()),
-        L.tab_name("ledger"): L.table_tab([list(integrity.HEADER)] + ledger_rows),
+        L.tab_name("ledger"): ledger_tab(m),
     }
     tabs[DECISIONS_TAB] = decisions_tab(m)
     for t in game.spec.tables:
         tabs[t.name] = L.table_tab(m.tables.get(t.name) or [[]])
-    tabs[L.tab_name("log")] = L.table_tab(log_rows)
+    tabs[L.tab_name("log")] = L.table_tab(log_rows, max_widths={1: L.width("log_note")})
     tabs[L.tab_name("record")] = L.json_tab(record)
     return tabs
 
@@ -103,6 +97,61 @@ def read_decisions(rect: Sequence[Sequence[str]]) -> dict[str, str]:
     return out
 
 
+def rounds_tab(m: Match) -> TabData:
+    """The round log: one row per round, what came in and what it booked, in words a host reads."""
+    rows: list[list[Any]] = []
+    for rec in m.rounds:
+        missing = [p for p, s in rec.submissions.items() if s is None]
+        faulty = [f"{p} ({', '.join(sorted({pr.field for pr in s.problems}))})"
+                  for p, s in rec.submissions.items() if s is not None and s.problems]
+        submitted = len(rec.submissions) - len(missing)
+        moved = sum(abs(r.change) for r in rec.ledger)
+        notes = "; ".join(x for x in (f"not submitted: {', '.join(missing)}" if missing else "",
+                                      f"problems: {', '.join(faulty)}" if faulty else "") if x)
+        rows.append([rec.round, "resolved", f"{submitted} of {len(m.players)}", len(faulty), len(rec.ledger),
+                     moved, notes or "all valid"])
+    if not m.finished:
+        rows.append([m.round, "open", "", "", "", "", "waiting for submissions"])
+    return L.key_value_tab("Round log", rows, ["round", "status", "submitted", "with problems", "ledger rows",
+                                               "garnets moved", "notes"], max_widths={6: 48.0})
+
+
+LEDGER_TOTALS_COLUMN = 9   # J: right of the ledger (A-G) and of the reserved check column (H)
+
+
+def ledger_rows(m: Match) -> list[list[Any]]:
+    """The Ledger's columns A-H: the header, then every row with the check chaining it to the one above."""
+    return [list(integrity.HEADER)] + [r.as_list() + [check] for r, check in
+                                      zip(m.ledger.rows, integrity.chain(m.ledger.rows))]
+
+
+def ledger_tab(m: Match) -> TabData:
+    """The Ledger: columns A-G are the rows (host rows may be added below), H the check that chains
+    each row to the one above (core/integrity.py); from J, totals per player at the last write."""
+    tab = L.table_tab(ledger_rows(m), max_widths={4: 44.0, 6: 40.0})
+    totals = [["player", "garnets now", "ledger rows"]]
+    for p in m.players:
+        totals.append([p, m.ledger.balance(p), sum(1 for r in m.ledger.rows if r.player == p)])
+    totals.append(["all players", sum(m.ledger.balance(p) for p in m.players), len(m.ledger.rows)])
+    widths = L.content_widths([L.header_cells(totals[0])] + [[CellData(v) for v in row] for row in totals[1:]])
+    out = [list(r) for r in tab.rows]
+    for i, row in enumerate(totals):
+        while len(out) <= i:
+            out.append([])
+        line = out[i] + [CellData()] * (LEDGER_TOTALS_COLUMN - len(out[i]))
+        if i == 0:
+            cells = L.header_cells(row)
+        else:
+            last = i == len(totals) - 1
+            cells = [CellData(v, bold=last) for v in row]
+        out[i] = line + cells
+    tab.rows = out
+    tab.col_widths.update({LEDGER_TOTALS_COLUMN + c: w for c, w in widths.items()})
+    tab.col_widths[LEDGER_TOTALS_COLUMN - 1] = 3.0   # I: a narrow gap
+    tab.row_heights = L.row_heights(tab.rows, tab.col_widths, tab.merges)
+    return tab
+
+
 def _cell(v: Any) -> Any:
     return str(v).lower() if isinstance(v, bool) else v
 
@@ -112,8 +161,7 @@ def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None,
     """A player's book: their form, their private report (the one view function), the public board.
     ``locked``: the deadline passed; the form shows the snapshot and nothing in it is editable."""
     if m.finished:
-        sub = TabData(rows=[[CellData("The match is over: no more submissions.", bold=True)],
-                            [CellData("Round", bold=True), CellData("finished")]])
+        sub = L.closed_form_tab("The match is over: no more submissions.")
     else:
         sub = L.form_tab(m.form(player), player, prefill)
         if locked:

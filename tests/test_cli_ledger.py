@@ -66,6 +66,14 @@ def set_record_value(path, value):
     return change
 
 
+def type_row(ws, values):
+    """What a host does: type a row into the first empty row under the ledger (column A-G), not after
+    the totals block beside it (which openpyxl's append would do)."""
+    row = next(r for r in range(2, ws.max_row + 2) if not any(ws.cell(r, c).value for c in range(1, 8)))
+    for c, v in enumerate(values, start=1):
+        ws.cell(row, c).value = v
+
+
 # Each tampering case: how the host edits, what every command says, and the garnets once accepted.
 # Rows 2-4 of the Ledger tab are the opening balances of Ann, Bo and Cy (10 each).
 CASES = {
@@ -79,10 +87,10 @@ CASES = {
     "deleted row": (edit_ledger, lambda ws: ws.delete_rows(2),
                     f"Ledger row 2, key {NAME}:opening:Ann: deleted (it was Ann +10 opening balance)",
                     {"Ann": 0, "Bo": 10, "Cy": 10}),
-    "added keyed row": (edit_ledger, lambda ws: ws.append([NAME, 0, "Ann", 5, "gift", f"{NAME}:r1g0:0"]),
+    "added keyed row": (edit_ledger, lambda ws: type_row(ws, [NAME, 0, "Ann", 5, "gift", f"{NAME}:r1g0:0"]),
                         f"Ledger row 5, key {NAME}:r1g0:0: a key sheetbridge did not write",
                         {"Ann": 15, "Bo": 10, "Cy": 10}),
-    "row for a non-player": (edit_ledger, lambda ws: ws.append(["", "", "Zed", 5, "gift"]),
+    "row for a non-player": (edit_ledger, lambda ws: type_row(ws, ["", "", "Zed", 5, "gift"]),
                              "Ledger row 5: 'Zed' is not a player (players: Ann, Bo, Cy)",
                              {"Ann": 10, "Bo": 10, "Cy": 10}),
     "record state": (edit_record, set_record_value(["state", "points", "Ann"], 7), RECORD_EDITED,
@@ -155,14 +163,14 @@ def test_more_than_ten_edits_list_ten_and_count_the_rest(game):
         for r in range(2, 5):
             ws.cell(r, 4).value = 1
         for i in range(9):
-            ws.append(["", "", "Zed", 1, "gift"])
+            type_row(ws, ["", "", "Zed", 1, "gift"])
     edit_ledger(game, many)
     res = run("status", game, ok=False)
     assert res.output.count("Ledger row") == 10 and "; and 2 more. Put the rows back" in res.output
 
 
 def test_a_host_row_without_a_key_works_is_counted_once_and_keeps_its_key(game):
-    edit_ledger(game, lambda ws: ws.append(["", "", "Ann", 3, "quiz night"]))
+    edit_ledger(game, lambda ws: type_row(ws, ["", "", "Ann", 3, "quiz night"]))
     assert garnets(game)["Ann"] == 10                 # not yet: the tab was only typed into
     type_submission(game / "players" / "Ann.xlsx", "Your play", [3, "Null"])
     run("resolve", game)
@@ -204,7 +212,7 @@ def test_undo_of_the_pregame_keeps_opening_balances_in_the_files(tmp_path):
 
 
 def test_a_version_1_master_is_read_and_upgraded(game):
-    edit_ledger(game, lambda ws: ws.append(["", "", "Bo", 2, "quiz"]))
+    edit_ledger(game, lambda ws: type_row(ws, ["", "", "Bo", 2, "quiz"]))
 
     def downgrade(record):
         del record["checksum"], record["match"]["ledger"]

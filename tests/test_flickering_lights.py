@@ -5,9 +5,12 @@ Coordinates: A1 = column A, row 1 (A1). Distances are Manhattan unless said (A2)
 Players: Ann, Bo, Cy are Red, Dee, Eli, Fay Blue and Gus White in every fixed round
 unless a test says otherwise.
 """
+from dataclasses import replace
+
 import pytest
 
 from sheetbridge.core.errors import ConfigError
+from sheetbridge.core.facts import HOST_ONLY, PUBLIC, of_type, visible
 from sheetbridge.core.match import Match
 from sheetbridge.core.rng import Rng
 from sheetbridge.core.types import ProblemKind
@@ -472,6 +475,9 @@ def test_fog_wrong_colour_replaced_in_its_slot_and_hidden_until_the_end():
     assert "47" not in ann and "replaced" not in ann and "Received: E4" in ann
     assert "points" not in rec.private["Gus"].text().lower()
     assert "replaced by D4" in "\n".join(rec.host_log)
+    (ann,) = [f for f in of_type(rec.facts, fl.SpacesApplied) if f.player == "Ann"]
+    assert ann.spaces == (fl.SpaceRaise("D4", 4),) and ann.replacements == (fl.FogReplacement("spaces", "E4", "D4", "red"),)
+    assert ann.audience == HOST_ONLY
     rec5 = m.resolve({})
     end = rec5.private["Ann"].text()
     assert "replaced by D4" in end and "scored 47" in end
@@ -540,7 +546,11 @@ def test_round_five_end_to_end():
     rec = m.resolve({"Ann": sp("A1")})
     assert points(m) == {"Ann": 19, "Bo": 19, "Cy": 19, "Dee": 6, "Eli": 6, "Fay": 6, "Gus": 19}
     assert m.finished
-    assert "Alignments" in rec.public.text() and "Ann | Red | Red | Red | Red | Red" in rec.public.text()
+    lines = {f.colour: f.lines for f in of_type(rec.facts, fl.SideScore) if f.round == 5}
+    assert lines == {"red": 4, "blue": 2}
+    aligned = {f.player: f.teams for f in of_type(rec.facts, fl.TeamsRevealed)}
+    assert aligned["Ann"] == ("Red",) * 5 and aligned["Gus"] == ("White",) * 5
+    assert "Alignments" in rec.public.text()
 
 
 # ------------------------------------------------------------------ the end of the match
@@ -562,8 +572,10 @@ def test_outcome_totals_ties_go_to_the_host_and_garnet_option():
         m.resolve(raw)
     assert m.state["totals"] == {"Ann": 27, "Bo": 27, "Cy": 27, "Dee": 23, "Eli": 23, "Fay": 23, "Gus": 23}
     out = m.outcome()
-    assert out.winners == ("Ann", "Bo", "Cy") and out.elimination_candidate is None
-    assert len(out.pending) == 2 and "Dee, Eli, Fay, Gus" in out.pending[1]
+    assert out.winners == () and out.elimination_candidate is None
+    # A30: both ties go to the host as decisions; meanwhile no winner and no EC.
+    assert [(r.key, r.choices) for r in out.requests] == [
+        ("winner-tie", ("Ann", "Bo", "Cy", "shared")), ("ec-tie", ("Dee", "Eli", "Fay", "Gus"))]
     assert out.standings[0] == ("Ann", "27 points")
     # A31 options: 27 // 10 = 2 and 23 // 10 = 2 garnets; no sole winner, so no winner_garnets.
     assert all(m.ledger.balance(p) == 2 for p in P)
@@ -589,10 +601,11 @@ def _ended(totals, option):
 def test_outcome_single_winner_and_ec_and_rounds_won_tiebreak():
     totals = {"Ann": 30, "Bo": 20, "Cy": 10, "Dee": 30, "Eli": 20, "Fay": 20, "Gus": 20}
     out = fl.GAME.outcome(_ended(totals, "total"))
-    assert out.winners == ("Ann", "Dee") and out.elimination_candidate == "Cy" and len(out.pending) == 1
+    assert out.winners == () and out.elimination_candidate == "Cy"      # the tie for the win is pending
+    assert [r.key for r in out.requests] == ["winner-tie"]
     # total_rounds_won: Ann's side (Red) won round 1 (5 > 3), Dee's (Blue) did not: Ann wins.
     out2 = fl.GAME.outcome(_ended(totals, "total_rounds_won"))
-    assert out2.winners == ("Ann",) and out2.elimination_candidate == "Cy" and not out2.pending
+    assert out2.winners == ("Ann",) and out2.elimination_candidate == "Cy" and not out2.requests
 
 
 # ------------------------------------------------------------------ grids, items, assignments
@@ -632,7 +645,8 @@ def test_host_grid_must_be_symmetric_with_a_clear_message():
 def test_diagonal_symmetry_only_with_the_option():
     diag = rows_of({"B1": "R", "A2": "B"})  # the A1-H8 diagonal mirror maps B1 onto A2
     tables = {"Grids": grid_table({1: diag})}
-    assert not fl.GAME.check_tables(tables)
+    assert fl.GAME.check_tables(tables)            # A17: rejected by default
+    assert not fl.GAME.check_content(tables, dict(fl.DEFAULT_OPTIONS, diagonal_symmetry=True))
     with pytest.raises(ConfigError):
         Match.new("flickering-lights", P, tables=tables)
     m = Match.new("flickering-lights", P, tables=tables, options={"diagonal_symmetry": "true"})
@@ -732,3 +746,455 @@ def test_white_defends_option_and_role_pool_option():
     assert m2.state["current"]["roles"] == ["Sniper", "Demolitionist", "Saboteur"]
     with pytest.raises(ConfigError):
         Match.new("flickering-lights", P, options={"round2_roles": "Blocker,Sniper,Saboteur"})
+
+
+# ------------------------------------------------------------------ round results as data (typed facts)
+
+
+SBS_ROLES = {1: (SBS, SBS)}
+
+
+def test_every_fact_of_a_hand_computed_round():
+    # Round 1 on ROW1 (A1-D1 red, E1-H1 blue). Roles Sniper, Blocker, Saboteur: Ann, Dee Snipers; Bo, Eli
+    # Blockers; Cy, Fay Saboteurs; Gus White.
+    #   Ann A1 +4; Dee H1 +4; Bo blocks H1, Eli blocks A1 (R27, R28): A1 = 4 - 1 = 3, H1 = 4 - 1 = 3.
+    #   Eli writes Z9 (unreadable, dropped) then G1, which moves up: G1 +2 (A33). Gus: D1 +1, E1 +1 (R15).
+    #   Cy flips E1 blue -> red (R30, R31); Fay submits nothing.
+    # Recolouring (A2 Manhattan, A7, A10: the flipped E1 spreads red with X 1):
+    #   red sources A1 (3), D1 (1), E1 (1); blue sources G1 (2), H1 (3).
+    #   E1: red 1 (E1, D1) vs blue 2 (G1): red. F1: red 1 (E1) vs blue 2 (G1): red, a blue square taken.
+    #   E2: red 1 (E1); G1 is 3 away, H1 4: red. F2: only G1 (2 away): blue.
+    #   Red: A1-F1, A2-E2, A3, B3, A4 = 14. Blue: G1, H1, F2, G2, H2, G3, H3, H4 = 8. Gray 42.
+    # Scores (R33-R35): red 14 > 8: red 14 + 8 = 22, blue 8; difference 6 <= 7: White the winners' 22.
+    m = new({1: ROW1}, SBS_ROLES)
+    rec = m.resolve({"Ann": sp("A1"), "Bo": sp(block="H1"), "Cy": sp(flip="E1"), "Dee": sp("H1"),
+                     "Eli": sp("Z9", "G1", block="A1"), "Gus": white("D1", "E1")})
+    (problem,) = of_type(rec.facts, fl.SpacesProblem)
+    assert (problem.round, problem.player, problem.audience) == (1, "Eli", ("Eli",))
+    assert (problem.problem.kind, problem.problem.field, problem.problem.value) == (ProblemKind.SYNTAX, "spaces row 1", "Z9")
+    final = ("RRRRRRBB", "RRRRRBBB", "RR....BB", "R......B") + ("........",) * 4
+    teams = {"Ann": ("Red", "Sniper"), "Bo": ("Red", "Blocker"), "Cy": ("Red", "Saboteur"), "Dee": ("Blue", "Sniper"),
+             "Eli": ("Blue", "Blocker"), "Fay": ("Blue", "Saboteur"), "Gus": ("White", "Mediator")}
+    pts = {"Ann": 22, "Bo": 22, "Cy": 22, "Dee": 8, "Eli": 8, "Fay": 8, "Gus": 22}
+    expected = [fl.TeamRole(1, p, *teams[p], audience=(p,)) for p in P]
+    expected += [fl.RolesInPlay(1, ("Sniper", "Blocker", "Saboteur"), audience=("Gus",)),
+                 fl.BoardGrid(1, "start", tuple(ROW1)),
+                 fl.SpacesApplied(1, "Ann", True, (fl.SpaceRaise("A1", 4),), audience=("Ann",)),
+                 fl.SpacesApplied(1, "Bo", True, (), blocks=("H1",), audience=("Bo",)),
+                 fl.SpacesApplied(1, "Cy", True, (), flip="E1", audience=("Cy",)),
+                 fl.SpacesApplied(1, "Dee", True, (fl.SpaceRaise("H1", 4),), audience=("Dee",)),
+                 problem,
+                 fl.SpacesApplied(1, "Eli", True, (fl.SpaceRaise("G1", 2),), blocks=("A1",), audience=("Eli",)),
+                 fl.NoSpacesSubmitted(1, "Fay", audience=("Fay",)),
+                 fl.SpacesApplied(1, "Fay", False, (), audience=("Fay",)),
+                 fl.SpacesApplied(1, "Gus", True, (fl.SpaceRaise("D1", 1), fl.SpaceRaise("E1", 1)), audience=("Gus",)),
+                 # values before and after blocks (A6), the host's alone (section (c))
+                 fl.SpaceValue(1, "A1", 4, 1, 3, audience=HOST_ONLY),
+                 fl.SpaceValue(1, "D1", 1, 0, 1, audience=HOST_ONLY),
+                 fl.SpaceValue(1, "E1", 1, 0, 1, audience=HOST_ONLY),
+                 fl.SpaceValue(1, "G1", 2, 0, 2, audience=HOST_ONLY),
+                 fl.SpaceValue(1, "H1", 4, 1, 3, audience=HOST_ONLY),
+                 fl.SaboteurFlip(1, "Cy", "E1", "blue", "red", audience=HOST_ONLY),
+                 fl.BoardGrid(1, "after_flips", ("RRRRRBBB",) + ("........",) * 7, audience=HOST_ONLY),
+                 fl.BoardGrid(1, "final", final),
+                 fl.ColourCounts(1, 14, 8, 42),
+                 fl.SideScore(1, "red", 14, total=14, more=True, points=22),
+                 fl.SideScore(1, "blue", 8, total=8, more=False, points=8),
+                 fl.MediatorCheck(1, "Gus", 6, "red", 22, audience=("Gus",))]
+    expected += [fl.PlayerPoints(1, p, pts[p], pts[p], audience=(p,)) for p in P]
+    assert list(rec.facts) == expected
+    assert m.state["history"][-1]["grid_end"] == list(final)
+
+
+def test_the_rulesets_fog_example_as_facts_hidden_until_the_end():
+    # The ruleset's own example (R51): "a Blue Saboteur who submits A1, H1, Sabotage E1: my H1 submission
+    # will be replaced with a random blue tile, and my E1 submission with a random red tile."
+    # Round 4 grid: blue A1, B1; red G1, H1 (left-right mirror); E1 gray. Fay is the Blue Saboteur.
+    # H1 is red: replaced in its slot by a blue tile other than A1 (A23: distinct): B1 (+1). E1 is gray: the
+    # flip takes a random red tile, G1 or H1 (seeded), which turns blue. A1 +2 reaches A1, B1, C1, A2, B2, A3;
+    # B1 +1 nothing more. Blue 6 + the flipped square = 7; red the other of G1/H1 = 1. Blue 7 + 8 = 15, red 1;
+    # difference 6 <= 7: White 15. Rounds 1-3 (nothing submitted, 1 red = 1 blue) gave everyone 1 point each.
+    g4 = rows_of({"A1": "B", "B1": "B", "G1": "R", "H1": "R"})
+    m = _to_round_four(g4)
+    rec = m.resolve({"Fay": sp("A1", "H1", flip="E1")})
+    (applied,) = [f for f in of_type(rec.facts, fl.SpacesApplied) if f.player == "Fay"]
+    flipped = applied.flip
+    assert flipped in ("G1", "H1")
+    assert applied == fl.SpacesApplied(4, "Fay", True, (fl.SpaceRaise("A1", 2), fl.SpaceRaise("B1", 1)), flip=flipped,
+                                           replacements=(fl.FogReplacement("spaces", "H1", "B1", "blue"),
+                                                         fl.FogReplacement("flip", "E1", flipped, "red")),
+                                           audience=HOST_ONLY)
+    assert of_type(rec.facts, fl.FogReceived) == [fl.FogReceived(4, "Fay", ("A1", "H1", "E1"), audience=("Fay",))]
+    assert of_type(rec.facts, fl.ColourCounts) == [fl.ColourCounts(4, 1, 7, 56, audience=HOST_ONLY)]
+    assert {f.player: f.points for f in of_type(rec.facts, fl.PlayerPoints)} == {
+        "Ann": 1, "Bo": 1, "Cy": 1, "Dee": 15, "Eli": 15, "Fay": 15, "Gus": 15}
+    # R52: nothing of the board or the scores is visible to anyone but the host in round 4.
+    for viewer in [None] + P:
+        seen = visible(rec.facts, viewer)
+        assert not of_type(seen, fl.BoardGrid, fl.ColourCounts, fl.SideScore, fl.PlayerPoints, fl.SpacesApplied,
+                           fl.MediatorCheck)
+    # The end of the game re-states Round 4: the grids and counts for everyone, each player's own part.
+    end = m.resolve({})
+    fay = visible(end.facts, "Fay")
+    assert [f for f in of_type(fay, fl.SpacesApplied) if f.round == 4] == [replace(applied, audience=("Fay",))]
+    assert [f.points for f in of_type(fay, fl.PlayerPoints) if f.round == 4] == [15]
+    public = visible(end.facts, None)
+    assert {(f.round, f.stage) for f in of_type(public, fl.BoardGrid)} >= {(4, "start"), (4, "final")}
+    assert fl.ColourCounts(4, 1, 7, 56) in public
+    assert not [f for f in of_type(visible(end.facts, "Eli"), fl.SpacesApplied) if f.player == "Fay"]
+    text = end.private["Fay"].text()
+    assert f"Round 4 flip: E1 was not red; replaced by {flipped} at random." in text
+    assert "Round 4 spaces: H1 was not blue; replaced by B1 at random." in text
+
+
+def test_round_four_problems_are_told_at_the_end_only():
+    # A23, section (c): a Round 4 entry dropped as unreadable is not echoed in round 4 (only "Received"),
+    # and is disclosed to its player with the rest of their Round 4 at the end.
+    m = _to_round_four(DUO)
+    rec = m.resolve({"Ann": sp("Q9", "D4")})
+    assert of_type(visible(rec.facts, "Ann"), fl.SpacesProblem) == []
+    assert "Q9" not in rec.private["Ann"].text()
+    end = m.resolve({})
+    (prob,) = [f for f in of_type(visible(end.facts, "Ann"), fl.SpacesProblem) if f.round == 4]
+    assert prob.problem.value == "Q9" and prob.audience == ("Ann",)
+    assert "Round 4 problem: " + prob.problem.message in end.private["Ann"].text()
+
+
+def test_alignments_at_the_end_as_facts():
+    roles = {1: (CSD, CSD), 2: (CSS, CSS), 3: (CSD, CSD), 4: (SBS, SBS), 5: (CSD, CSD)}
+    m = new({1: CORNERS, 2: DUO, 3: CORNERS, 4: DUO, 5: ROW1}, roles, options={"reveal_roles_at_end": "yes"})
+    for _ in range(5):
+        rec = m.resolve({})
+    ann = next(f for f in of_type(rec.facts, fl.TeamsRevealed) if f.player == "Ann")
+    assert ann == fl.TeamsRevealed("Ann", ("Red",) * 5, ("Coordinator", "Coordinator", "Coordinator", "Sniper",
+                                                     "Coordinator"))
+    assert ann.audience == PUBLIC
+
+
+# ------------------------------------------------------------------ pictures
+
+def _pixel(img, xy):
+    return img.getpixel((round(xy[0]), round(xy[1])))
+
+
+def _rgb(hexcolour):
+    return tuple(int(hexcolour[i:i + 2], 16) for i in (0, 2, 4))
+
+
+def _contrast(a, b):
+    def lum(c):
+        def lin(v):
+            x = v / 255
+            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+        r, g, bl = _rgb(c)
+        return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(bl)
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_board_picture_shows_the_resulting_grid_in_its_colours():
+    from sheetbridge.core.picture import Box, Label
+    from sheetbridge.orchestrator import round_pictures
+    from sheetbridge.pictures import draw
+    # Ann (Red Coordinator) A1 +2 on ROW1: red A1-D1, A2, B2, A3; blue E1-H1; the rest gray.
+    m = new({1: ROW1}, {1: (CSD, CSD)})
+    m.resolve({"Ann": sp("A1")})
+    pics = round_pictures(m, 1)
+    assert set(pics) == {"board"}              # no private board outside round 4
+    img = draw(pics["board"])
+    red, blue, gray = _rgb(fl.FILL["R"]), _rgb(fl.FILL["B"]), _rgb(fl.FILL["."])
+    for sq in ("A1", "D1", "A2", "B2", "A3"):
+        assert _pixel(img, fl.square_box(0, sq)) == red, sq
+    for sq in ("E1", "H1"):
+        assert _pixel(img, fl.square_box(0, sq)) == blue, sq
+    for sq in ("C2", "A4", "H8"):
+        assert _pixel(img, fl.square_box(0, sq)) == gray, sq
+    # Row 1 at the bottom (A1 option row_one) moves A1 to the last drawn row.
+    mb = new({1: ROW1}, {1: (CSD, CSD)}, options={"row_one": "bottom"})
+    mb.resolve({"Ann": sp("A1")})
+    img_b = draw(round_pictures(mb, 1)["board"])
+    assert _pixel(img_b, fl.square_box(0, "A1", "bottom")) == red
+    assert _pixel(img_b, fl.square_box(0, "A1", "top")) == gray          # that spot is A8 now
+    # The legend: distinct colours, each label readable on its fill (WCAG contrast 4.5 or more).
+    shapes = pics["board"].shapes
+    legend = [s for s in shapes if isinstance(s, Box) and s.outline == "000000"]
+    assert len({b.fill for b in legend}) == len(legend) == 3
+    for box in legend:
+        label = next(s for s in shapes if isinstance(s, Label) and s.x == box.x + 36 and s.y == box.y + 12)
+        assert _contrast(label.colour, box.fill) >= 4.5, label.text
+
+
+def test_round_four_pictures_hide_the_board_and_give_each_player_theirs():
+    from sheetbridge.orchestrator import round_pictures
+    from sheetbridge.pictures import draw
+    m = _to_round_four(DUO)
+    m.resolve({"Ann": sp("D4")})
+    pics = round_pictures(m, 4)
+    assert set(pics) == {"board"} | set(P)     # R49, R50: everyone has a board of their own this round
+    hidden = _rgb(fl.FILL["?"])
+    pub = draw(pics["board"])
+    # R48: only the centre four (D4 red, E4 blue, D5 and E5 gray) at the start; the rest dark.
+    assert _pixel(pub, fl.square_box(0, "D4")) == _rgb(fl.FILL["R"])
+    assert _pixel(pub, fl.square_box(0, "E4")) == _rgb(fl.FILL["B"])
+    assert _pixel(pub, fl.square_box(0, "D5")) == _rgb(fl.FILL["."])
+    assert _pixel(pub, fl.square_box(0, "A1")) == hidden
+    ann = draw(pics["Ann"])
+    known = set()
+    tiles = next(f for f in of_type(m.rounds[-1].facts, fl.FogTiles) if f.player == "Ann").tiles
+    for t in tiles:                             # DUO: every non-centre tile is gray
+        assert _pixel(ann, fl.square_box(0, t.square)) == _rgb(fl.FILL["."])
+        known.add(t.square)
+    other = next(sq for sq in ("A1", "B2", "C3", "H8", "G7") if sq not in known)
+    assert _pixel(ann, fl.square_box(0, other)) == hidden
+    # The end: the round 5 grid beside round 4's, now revealed (D4's +4 reached 39 squares: red).
+    m.resolve({})
+    end = draw(round_pictures(m, 5)["board"])
+    assert _pixel(end, fl.square_box(1, "A4")) == _rgb(fl.FILL["R"]) and _pixel(end, fl.square_box(1, "H8")) == _rgb(fl.FILL["."])
+
+
+# ------------------------------------------------------------------ decisions
+
+STORM = [["1", "storm", "manual", "D4 E4", "", "the host decides what the storm does"]]
+
+
+def test_a_manual_item_stops_for_the_host_and_each_ruling_changes_the_round():
+    # A18: an item of kind manual cannot be applied by the module: the round asks the host, and until every
+    # ruling is entered the item counts nothing and the round says so. Round 1 DUO, Ann (Red Coordinator)
+    # D4 +2: the radius-2 diamond, 13 squares, goes red (E4 included); blue 0. Red 13 + 8 = 21, blue 0;
+    # difference 13 > 7: White the losers' 0.
+    m = new({1: DUO}, {1: (CSD, CSD)}, items=STORM)
+    raw = {"Ann": sp("D4")}
+    rec = m.resolve(raw)
+    keys = ("r1:item:storm:squares", "r1:item:storm:red-tiles", "r1:item:storm:blue-tiles")
+    assert [r.key for r in m.pending()] == list(keys)
+    assert all(r.round == 1 for r in m.pending())
+    (item,) = of_type(rec.facts, fl.ManualItemRuling)
+    assert item == fl.ManualItemRuling(1, "storm", ("D4", "E4"), "", 0, 0, keys)
+    assert "the host has not ruled on its effect yet" in rec.public.text()
+    assert points(m)["Ann"] == 21 and points(m)["Gus"] == 0
+    # The storm's squares end blue: D4 and E4 blue, red 11, blue 2: red 19, blue 2; difference 9: White 2.
+    m.decide(keys[0], "Blue")
+    assert final_grid(m)[(3, 3)] == "B" and count(m, "R") == 11 and count(m, "B") == 2
+    assert points(m) == {"Ann": 19, "Bo": 19, "Cy": 19, "Dee": 2, "Eli": 2, "Fay": 2, "Gus": 2}
+    # It also takes 5 tiles from Red: red 11 - 5 = 6 > 2: red 14, blue 2; difference 4 <= 7: White 14.
+    m.decide(keys[1], "-5")
+    assert points(m) == {"Ann": 14, "Bo": 14, "Cy": 14, "Dee": 2, "Eli": 2, "Fay": 2, "Gus": 14}
+    assert m.pending()[0].key == keys[2]
+    # Blue: 0 tiles. Every ruling entered: nothing pending, and the post says what the host ruled.
+    m.decide(keys[2], "0")
+    assert not m.pending()
+    (item,) = of_type(m.rounds[-1].facts, fl.ManualItemRuling)
+    assert item == fl.ManualItemRuling(1, "storm", ("D4", "E4"), "blue", -5, 0)
+    assert "Item storm, as the host ruled: its squares end blue; Red -5 tile(s)." in m.rounds[-1].public.text()
+    side = {f.colour: f for f in of_type(m.rounds[-1].facts, fl.SideScore)}
+    assert (side["red"].tiles, side["red"].host_tiles, side["red"].total) == (11, -5, 6)
+
+
+def test_a_note_item_asks_nothing():
+    m = new({1: DUO}, {1: (CSD, CSD)}, items=[["1", "lamp", "note", "D4 E4", "", "just a lamp"]])
+    m.resolve({"Ann": sp("D4")})
+    assert not m.pending() and not of_type(m.rounds[-1].facts, fl.ManualItemRuling)
+
+
+def _tied_game(**options):
+    # The A30 scenario of test_outcome_totals_ties...: totals Ann, Bo, Cy 27; Dee, Eli, Fay, Gus 23.
+    # Rounds each side won: Ann, Bo, Cy only round 3 (red 18 > 1); Dee, Eli, Fay round 5; Gus, White,
+    # won round 5 too (19 is the winners' points) but not round 3 (he scored the losers' 1).
+    roles = {1: (CSD, CSD), 2: (CSS, CSS), 3: (CSD, CSD), 4: (SBS, SBS), 5: (CSD, CSD)}
+    m = new({1: CORNERS, 2: DUO, 3: CORNERS, 4: DUO, 5: ROW1}, roles, options=options)
+    for raw in ({}, {}, {"Ann": sp("A1")}, {}, {"Dee": sp("H1")}):
+        m.resolve(raw)
+    return m
+
+
+def test_ties_for_the_win_and_the_ec_are_the_hosts_decisions():
+    m = _tied_game(winner_garnets="5", ec_garnets="-1", garnets_per_points="10")
+    out = m.outcome()
+    # Pending: no winner, no EC, both decisions listed with what the rounds won would say.
+    assert out.winners == () and out.elimination_candidate is None and out.ending == "tie_pending"
+    win, ec = m.pending()
+    assert (win.key, win.round, ec.key, ec.round) == ("winner-tie", 5, "ec-tie", 5)
+    assert ec.default == "no Elimination Candidate yet; the rounds each side won are tied too (Dee 1, Eli 1, Fay 1, Gus 1)"
+    board = m.public_report().text()
+    assert "Winner(s): pending" in board and "Elimination Candidate: pending" in board and "Pending, for the host: Dee, Eli, Fay, Gus tie" in board
+    # 27 // 10 = 2 and 23 // 10 = 2 garnets each (A31); no winner or EC garnets while the ties are open.
+    assert all(m.ledger.balance(p) == 2 for p in P)
+    # The host names Bo the winner: Bo alone wins and gets the 5 winner garnets (round 5 is re-resolved).
+    m.decide("winner-tie", "bo")
+    assert m.outcome().winners == ("Bo",) and m.ledger.balance("Bo") == 7 and m.ledger.balance("Ann") == 2
+    assert "the host chose Bo" in " ".join(m.outcome().reasons)
+    # and Gus for the EC, who loses 1 garnet.
+    m.decide("ec-tie", "Gus")
+    out = m.outcome()
+    assert out.elimination_candidate == "Gus" and m.ledger.balance("Gus") == 1 and not m.pending()
+    # A joint win instead: all three win, nobody is the sole winner, so no winner garnets.
+    m.decide("winner-tie", "shared")
+    assert m.outcome().winners == ("Ann", "Bo", "Cy") and m.ledger.balance("Bo") == 2
+
+
+# ------------------------------------------------------------------ starting from a position
+
+T1 = {"Ann": "Red Coordinator", "Bo": "Red Sniper", "Cy": "Red Demolitionist", "Dee": "Blue Coordinator",
+      "Eli": "Blue Sniper", "Fay": "Blue Demolitionist", "Gus": "White"}
+T2 = {"Ann": "Red Coordinator", "Bo": "Red Sniper", "Cy": "Red Saboteur", "Dee": "Blue Coordinator",
+      "Eli": "Blue Sniper", "Fay": "Blue Saboteur", "Gus": "White"}
+# Round 1 on CORNERS after Ann's A1 +2: red A1, B1, C1, A2, B2, A3; blue H1 (see the first test).
+R1_RESULT = rows_of({"A1": "R", "B1": "R", "C1": "R", "A2": "R", "B2": "R", "A3": "R", "H1": "B"})
+POS = {"round": 2, "teams": {"1": T1, "2": T2}, "grids": {"1": CORNERS, "2": DUO}, "results": {"1": R1_RESULT},
+       "points": {"Ann": [14], "Bo": [14], "Cy": [14], "Dee": [1], "Eli": [1], "Fay": [1], "Gus": [14]}}
+
+
+def test_a_game_opened_from_a_position_plays_on_and_replays():
+    m = Match.from_position("flickering-lights", P, POS)
+    assert m.round == 2 and m.state["totals"] == {"Ann": 14, "Bo": 14, "Cy": 14, "Dee": 1, "Eli": 1, "Fay": 1, "Gus": 14}
+    assert m.state["current"]["grid"] == DUO and m.state["current"]["assign"]["Cy"] == {"team": "Red", "role": "Saboteur"}
+    assert "Your list: Bo, Cy, Fay" in m.player_report("Ann").text()
+    # Round 2: Bo (Red Sniper) D4 +4: the radius-4 diamond, 39 squares, goes red; red 39 + 8 = 47, blue 0;
+    # difference 39 > 7: White the losers' 0.
+    m.resolve({"Bo": sp("D4")})
+    assert points(m) == {"Ann": 47, "Bo": 47, "Cy": 47, "Dee": 0, "Eli": 0, "Fay": 0, "Gus": 0}
+    assert m.state["totals"] == {"Ann": 61, "Bo": 61, "Cy": 61, "Dee": 1, "Eli": 1, "Fay": 1, "Gus": 14}
+    back = Match.from_json(m.to_json(), m.ledger.rows)
+    back.replay()                      # replay starts from the position
+    assert back.state == m.state
+    # Without points they are worked out from the results; the open round's teams may come from the seed.
+    pos = {k: v for k, v in POS.items() if k != "points"}
+    pos["teams"] = {"1": T1}
+    m2 = Match.from_position("flickering-lights", P, pos, seed=3)
+    assert m2.state["totals"]["Gus"] == 14 and len(m2.state["current"]["assign"]) == 7
+    # The end of the game from a position at round 5 reveals the position's round 4.
+    pos5 = {"round": 5, "teams": {str(r): (T2 if r in (2, 5) else T1) for r in range(1, 6)},
+            "grids": {str(r): (DUO if r % 2 == 0 else CORNERS) for r in range(1, 6)},
+            "results": {str(r): (DUO if r % 2 == 0 else CORNERS) for r in range(1, 5)}}
+    pos5["teams"]["4"] = {"Ann": "Red Sniper", "Bo": "Red Blocker", "Cy": "Red Saboteur", "Dee": "Blue Sniper",
+                          "Eli": "Blue Blocker", "Fay": "Blue Saboteur", "Gus": "White"}
+    m5 = Match.from_position("flickering-lights", P, pos5)
+    rec = m5.resolve({})
+    assert "Round 4 (Fog of War): you were Red Sniper and scored 1." in rec.private["Ann"].text()
+    assert m5.state["totals"]["Ann"] == 5
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"round": 6}, "a position opens a round from 1 to 5"),
+    ({"hands": {}}, "unknown position key(s) hands"),
+    ({"teams": {"2": T2}}, "teams: round 1 is missing"),
+    ({"teams": {"1": dict(T1, Zed="Red Sniper"), "2": T2}}, "teams, round 1: Zed is not a player"),
+    ({"teams": {"1": dict(T1, Gus="Red Sniper"), "2": T2}}, "give all 7 players, 3 Red, 3 Blue and 1 White"),
+    ({"teams": {"1": dict(T1, Fay="Blue Saboteur"), "2": T2}}, "both teams need the same three different roles"),
+    ({"teams": {"1": T1, "2": dict(T2, Cy="Red Blocker", Fay="Blue Blocker")}},
+     "teams, round 2: Blocker is not in play this round"),
+    ({"teams": {"1": dict(T1, Ann="Red Wizard"), "2": T2}}, "Ann is 'Red Wizard'"),
+    ({"grids": {"1": rows_of({"B1": "R", "A2": "B"}), "2": DUO}},
+     "grids, round 1: the red squares do not map onto the blue squares under the left-right mirror"),
+    ({"grids": {"1": CORNERS[:7], "2": DUO}}, "grids, round 1: give 8 rows of 8 squares"),
+    ({"results": {}}, "results: round 1 is missing"),
+    ({"results": {"1": R1_RESULT, "2": DUO}}, "results: round 2 is not played yet"),
+    ({"points": {"Ann": [12], "Bo": [14]}}, "points: Ann has 12 in round 1, but on that round's resulting grid a Red "
+                                            "player scores 14"),
+    ({"points": {"Zed": [1]}}, "points: Zed is not a player"),
+    ({"points": {"Ann": [14, 3]}}, "points: Ann needs one number per round played"),
+])
+def test_impossible_positions_are_refused_in_one_line(change, message):
+    import re
+    from sheetbridge.core.errors import PositionError
+    with pytest.raises(PositionError, match=re.escape(message)) as err:
+        Match.from_position("flickering-lights", P, dict(POS, **change))
+    assert "\n" not in str(err.value)
+    if "grids, round 1: the red" in message:   # A17: only the allowed symmetries are listed as allowed
+        listed = str(err.value).split(" under ", 1)[1].split(" (R8)")[0]
+        assert "diagonal" not in listed
+
+
+# ------------------------------------------------------------------ rules fidelity (issue 12)
+
+DIAG_ONLY = rows_of({"B1": "R", "A2": "B", "C1": "R", "A3": "B"})   # the A1-H8 diagonal mirror only
+
+
+def test_a_later_rounds_grid_is_checked_at_new_against_the_allowed_symmetries():
+    # A17: diagonal mirrors are not in the ruleset's list. A round-3 grid with only a diagonal symmetry used
+    # to pass `new` and be replaced by a generated grid when round 3 opened (the host log alone said so).
+    with pytest.raises(ConfigError) as err:
+        new({1: CORNERS, 3: DIAG_ONLY}, {1: (CSD, CSD)})
+    msg = str(err.value)
+    assert msg.startswith("Grids, round 3: the red squares do not map onto the blue squares under the left-right "
+                          "mirror, the top-bottom mirror, a rotation by 90 degrees, a rotation by 180 degrees, a "
+                          "rotation by 270 degrees (R8)")
+    assert "set the option diagonal_symmetry to true" in msg
+    # With the option the same grid is played as entered.
+    m = new({1: CORNERS, 3: DIAG_ONLY}, {1: (CSD, CSD)}, options={"diagonal_symmetry": "true"})
+    m.resolve({})
+    m.resolve({})
+    assert m.state["current"]["grid"] == DIAG_ONLY and m.state["current"]["transform"] == "diagonal"
+
+
+def test_a_grid_edited_later_is_checked_when_the_tables_change():
+    m = new({1: CORNERS}, {1: (CSD, CSD)})
+    bad = {"Grids": grid_table({1: CORNERS, 4: DIAG_ONLY}),
+           "Assignments": assign_table({1: (CSD, CSD)}), "Items": [["round", "item", "kind", "squares", "amount",
+                                                                    "explanation"]]}
+    with pytest.raises(ConfigError, match="Grids, round 4"):
+        m.resolve({}, tables=bad)
+    assert m.round == 1 and not m.rounds            # nothing resolved
+
+
+def test_a_grid_edited_in_the_master_workbook_stops_every_command(tmp_path):
+    import openpyxl
+    from click.testing import CliRunner
+    from sheetbridge.cli import main
+    folder = tmp_path / "game"
+    res = CliRunner().invoke(main, ["new", "flickering-lights", "--players", ",".join(P), "--out", str(folder)])
+    assert res.exit_code == 0, res.output
+    wb = openpyxl.load_workbook(folder / "master.xlsx")
+    ws = wb["Grids"]
+    for row in ws.iter_rows(min_row=2):
+        if row[0].value == "3":
+            r = int(row[1].value) - 1
+            for c in range(8):
+                row[2 + c].value = {"R": "R", "B": "B", ".": "G"}[DIAG_ONLY[r][c]]
+    wb.save(folder / "master.xlsx")
+    res = CliRunner().invoke(main, ["status", str(folder)])
+    assert res.exit_code == 2 and "Grids, round 3: the red squares do not map" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_white_penalty_hook_off_by_default_and_on_with_the_option():
+    # A32: Gus (White) gives only a red space, D4 +1: X 1 reaches D4, C4, E4 (blue -> red), D3, D5: red 5,
+    # blue 0: red 13; difference 5 <= 7: White the winners' 13. No penalty by default; with 3, 13 - 3 = 10.
+    m = new({1: DUO}, {1: (CSD, CSD)})
+    m.resolve({"Gus": white("D4", "")})
+    assert points(m)["Gus"] == 13 and not of_type(m.rounds[-1].facts, fl.MediatorPenalty)
+    m3 = new({1: DUO}, {1: (CSD, CSD)}, options={"white_missing_penalty": "3"})
+    rec = m3.resolve({"Gus": white("D4", "")})
+    assert points(m3)["Gus"] == 10 and m3.state["totals"]["Gus"] == 10
+    assert of_type(rec.facts, fl.MediatorPenalty) == [fl.MediatorPenalty(1, "Gus", ("blue_space",), 3, audience=("Gus",))]
+    assert "No usable blue space from you: 3 point(s) off" in rec.private["Gus"].text()
+    # Nothing submitted at all: both fields missing; never below 0 for the round (White scores 1 on the tie).
+    m4 = new({1: DUO}, {1: (CSD, CSD)}, options={"white_missing_penalty": "3"})
+    m4.resolve({})
+    assert points(m4)["Gus"] == 0
+    assert of_type(m4.rounds[-1].facts, fl.MediatorPenalty)[0].missing == ("red_space", "blue_space")
+
+
+def test_reveal_play_at_end_publishes_every_rounds_values_and_submissions():
+    # A35 option: off by default (the play stays the host's); on, the last round publishes every round's values,
+    # flips and submissions as applied, Round 4 replacements included.
+    roles = {1: (CSD, CSD), 2: (CSS, CSS), 3: (CSD, CSD), 4: (SBS, SBS), 5: (CSD, CSD)}
+    plays = ({"Ann": sp("A1")}, {}, {}, {"Ann": sp("E4")}, {})
+    for on in (False, True):
+        m = new({1: CORNERS, 2: DUO, 3: CORNERS, 4: DUO, 5: ROW1}, roles,
+                options={"reveal_play_at_end": "yes" if on else "no"})
+        for raw in plays:
+            rec = m.resolve(raw)
+        public = visible(rec.facts, None)
+        values = {(f.round, f.square): f.value for f in of_type(public, fl.SpaceValue)}
+        applied = {(f.round, f.player): f for f in of_type(public, fl.SpacesApplied)}
+        if not on:
+            assert not values and not applied
+            assert "Every round's play" not in rec.public.text()
+            continue
+        assert values == {(1, "A1"): 2, (4, "D4"): 4}     # round 4: E4 (blue) replaced by D4, the only red
+        assert applied[4, "Ann"].replacements == (fl.FogReplacement("spaces", "E4", "D4", "red"),)
+        assert applied[1, "Ann"].spaces == (fl.SpaceRaise("A1", 2),) and len(applied) == 5 * 7
+        text = rec.public.text()
+        assert "Round 1: Ann A1 (+2); Bo submitted nothing" in text and "(E4 replaced by D4)" in text
+

@@ -642,10 +642,14 @@ def test_status_dry_run_resolve_and_undo_match_the_xlsx_game(tmp_path):
 
 def test_the_fake_refuses_cells_over_googles_50000_characters(fake, store):
     info, book = new_book(store)
-    with pytest.raises(BackendError, match="50000 characters"):
-        book.write({"Results": TabData(rows=[[C("x" * 50001)]])})
-    book.write({"Results": TabData(rows=[[C("x" * 50000)]])})
-    assert book.read(["Results"])["Results"] == [["x" * 50000]]
+    sh = fake.gspread_client(HOST).open_by_key(info.location)
+    with pytest.raises(APIError, match="50000 characters"):
+        sh.worksheet("Results").update([["x" * 50001]], "A1", raw=True)
+    # The store never sends such a cell: it shortens the value with a visible note.
+    book.write({"Results": TabData(rows=[[C("x" * 50001)], [C("x" * 50000)]])})
+    got = book.read(["Results"])["Results"]
+    assert len(got[0][0]) == 50000 and got[0][0].endswith("x... [shortened: 50,001 characters]")
+    assert got[1] == ["x" * 50000]
 
 
 def test_a_tab_a_player_deleted_or_renamed_is_redrawn(fake, store):

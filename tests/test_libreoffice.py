@@ -65,3 +65,17 @@ def test_libreoffice_reads_master_and_renders_pdf(played, tmp_path):
     assert any("Null" in c for r in board for c in r)
     convert(played / "board.xlsx", tmp_path, "pdf")
     assert (tmp_path / "board.pdf").stat().st_size > 1000
+
+
+def test_libreoffice_reads_the_text_we_write_as_written(tmp_path):
+    """An independent reader sees exactly the strings the xlsx backend wrote (spaces, newlines,
+    text that looks like a formula, a number or an escape)."""
+    from sheetbridge.sheets.model import CellData, TabData
+    from sheetbridge.sheets.xlsx import XlsxStore
+    values = [" (Eli)", "(Eli) ", "two\nlines", "=1+2", "'quoted", "007", "TRUE", "#N/A", "_x0041_", "a_x000D_b",
+              "_x005F_x0041_", "é 名 😀"]
+    XlsxStore(tmp_path).create("board", "t", {"T": TabData(rows=[[CellData(v)] for v in values])})
+    convert(tmp_path / "board.xlsx", tmp_path)
+    with open(tmp_path / "board-T.csv", encoding="utf-8", newline="") as f:
+        got = [row[0] for row in csv.reader(f)]
+    assert got == values

@@ -357,3 +357,34 @@ def test_a_crash_after_any_write_converges_on_rerun_google(tmp_path, command):
         again = getattr(O, command)(fake.store(HOST, game_folder=tmp_path / f"k{k}", master_id=st.master_id))
         assert again.action in ("published", "resolved", "undone"), again.message
         assert snapshot(st) == want, f"crash after {k} write(s) did not converge"
+
+
+def test_content_edited_before_round_1_is_what_the_game_plays(tmp_path):
+    folder = tmp_path / "bug"
+    run("new", "bugcatcher", "--players", "Ann,Bo,Cy", "--out", folder, "--seed", "2")
+    wb = openpyxl.load_workbook(folder / "master.xlsx")
+    ws = wb["Missions"]
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 2).value == "J1")
+    ws.cell(row, 3).value = "Gleeful Jellyfish"
+    wb.save(folder / "master.xlsx")
+    missions = O.load(XlsxStore(folder)).match.state["missions"]
+    assert any(m["id"] == "J1" and m["name"] == "Gleeful Jellyfish" for m in missions)
+
+
+def test_an_entry_typed_a_row_too_low_is_named_to_the_player_and_the_host(game):
+    path = game / "players" / "Ann.xlsx"
+    type_submission(path, "Your play", [3, "Null"])
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Submission"]
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Your play") + 3
+    ws.cell(row, 3).value = "Duel"                      # one row below the Room box
+    wb.save(path)
+    out = run("status", game).output
+    ann = next(line for line in out.splitlines() if line.strip().startswith("Ann"))
+    cell = f"C{row}"
+    assert f"typed outside the boxes (ignored): {cell}" in ann and "Duel" not in ann
+    out = run("resolve", game).output
+    assert f"Ann: cell {cell} ('Duel', near 'Your play') is outside the boxes to fill in and is ignored" in out
+    results = tab_text(path, "Results")
+    assert "typed outside the boxes (ignored)" in results and cell in results
+    assert cell not in tab_text(game / "players" / "Bo.xlsx", "Results")

@@ -1182,41 +1182,20 @@ def test_contests_say_which_tie_break_decided():
 
 # ------------------------------------------------------------------ colours and pictures
 
-def _luminance(hex_rgb):
-    def lin(c):
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(int(hex_rgb[i:i + 2], 16)) for i in (0, 2, 4))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def _lab(hex_rgb):
-    def lin(c):
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(int(hex_rgb[i:i + 2], 16)) for i in (0, 2, 4))
-    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
-    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
-
-    def f(t):
-        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
-    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
-
-
 def test_every_legend_colour_is_distinct_and_text_is_readable_on_its_fill():
     import itertools
-    import math
+    from coloraide import Color
+    from sheetbridge.sheets.layout import contrast
     legend = dict(skeld.FILL_LEGEND)
     legend.update({"new": skeld.NEW_THIS_ROUND, "wall": skeld.WALL_COLOUR, "crew": skeld.CREW_COLOUR})
+    # Before the fix "activated" (2F75B5) and the Vault (4472C4) were two similar blues: CIEDE2000 4.9.
+    assert Color("#2F75B5").delta_e("#4472C4", method="2000") < 10
     assert legend["Activated room"] != legend["Vault V"]
     for (a, ca), (b, cb) in itertools.combinations(legend.items(), 2):
-        # CIE76 colour difference: 25 or more is clearly told apart at a glance
-        assert math.dist(_lab(ca), _lab(cb)) >= 25, (a, b)
+        # CIEDE2000: about 2 is barely noticeable side by side; 10 or more is told apart at a glance
+        assert Color("#" + ca).delta_e("#" + cb, method="2000") >= 10, (a, b)
     for fill in skeld.ROOM_FILL.values():
-        text = skeld.room_text_colour(fill)
-        hi, lo = sorted((_luminance(fill), _luminance(text)), reverse=True)
-        assert (hi + 0.05) / (lo + 0.05) >= 4.5, fill   # WCAG AA for normal text
+        assert contrast(fill, skeld.room_text_colour(fill)) >= 4.5, fill   # WCAG AA for normal text
     # the board tab uses the same colours
     m = new_match()
     cells = {c.text: c for r in GAME.public_view(m.state).blocks[0].grid for c in r}

@@ -96,4 +96,15 @@ class EntriesRead(Fact):
     lines: tuple[str, ...]
 
 
-register_types(Fact, RenderContext, EntriesRead)
+@dataclass(frozen=True)
+class EntriesIgnored(Fact):
+    """What a player typed outside the boxes of their Submission tab (a row too low): ignored, and the
+    player is told where, so the mistake is theirs to see."""
+    player: str
+    lines: tuple[str, ...]
+
+
+CORE_FACTS = (EntriesRead, EntriesIgnored)   # recorded and drawn by the core for every game
+
+
+register_types(Fact, RenderContext, EntriesRead, EntriesIgnored)

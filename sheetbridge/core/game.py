@@ -46,6 +46,11 @@ class GameRules(ABC):
         what is wrong and how to fix it. Empty when they are fine."""
         return []
 
+    def check_content(self, tables: Tables, options: Mapping[str, Any]) -> list[str]:
+        """check_tables for a game whose checks depend on its host options (which symmetries a
+        grid may have). Called at `new`, at every load and when tables change; default: check_tables."""
+        return self.check_tables(tables)
+
     # ---- one round -------------------------------------------------------
     @abstractmethod
     def form(self, state: State, player: str) -> Form:

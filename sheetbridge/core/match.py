@@ -26,7 +26,7 @@ from .ledger import Ledger, LedgerRow
 from .parsing import shorten
 from .rng import Rng, derive_seed
 from .decisions import DecisionRequest, pending_text
-from .facts import EntriesRead, RenderContext, visible
+from .facts import CORE_FACTS, EntriesIgnored, EntriesRead, RenderContext, visible
 from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
@@ -53,6 +53,7 @@ class RoundRecord:
     requests: tuple[DecisionRequest, ...] = ()   # decisions this round leaves to the host
     decisions: dict[str, Any] = field(default_factory=dict)  # the entered decisions it was resolved with
     _renderer: Any = field(default=None, repr=False, compare=False)   # draws the reports when first read
+    stray: dict[str, list[str]] = field(default_factory=dict)  # what players typed outside the boxes (ignored)
 
     @property
     def public(self) -> Report | None:
@@ -84,6 +85,8 @@ class RoundRecord:
             "ledger": [r.as_list() for r in self.ledger], "host_log": self.host_log,
             "facts": to_json(self.facts), "requests": to_json(self.requests), "decisions": self.decisions,
         }
+        if self.stray:
+            out["stray"] = self.stray
         if not self.facts:   # a game that still returns finished reports: keep them
             out.update({"public": to_json(self.public), "private": to_json(self.private)})
         return out
@@ -95,7 +98,7 @@ class RoundRecord:
                    _public=from_json(d.get("public")), _private=from_json(d.get("private") or {}),
                    ledger=[LedgerRow(*r) for r in d["ledger"]], host_log=list(d["host_log"]),
                    facts=tuple(from_json(d.get("facts") or [])), requests=tuple(from_json(d.get("requests") or [])),
-                   decisions=dict(d.get("decisions") or {}))
+                   decisions=dict(d.get("decisions") or {}), stray=dict(d.get("stray") or {}))
 
     def problems(self) -> list[str]:
         out = []
@@ -111,7 +114,9 @@ class RoundRecord:
         return [n.message for sub in self.submissions.values() if sub is not None for n in sub.notices]
 
 
-def _read_block(round_no: int, f: EntriesRead) -> Block:
+def _read_block(round_no: int, f: EntriesRead | EntriesIgnored) -> Block:
+    if isinstance(f, EntriesIgnored):
+        return Block(f"Round {round_no}: typed outside the boxes (ignored)", tuple(f.lines))
     return Block(f"Round {round_no}: how your entries were read", tuple(f.lines))
 
 
@@ -156,7 +161,7 @@ class Match:
         if tables is None:
             from ..templates import default_tables
             tables = default_tables(game)
-        problems = game.check_tables(tables)
+        problems = game.check_content(tables, opts)
         if problems:
             raise ConfigError("; ".join(problems))
         name = name or f"{game.spec.id}-{seed}"
@@ -236,8 +241,9 @@ class Match:
         return Submission(player, sub.values, tuple(problems), prep.raw, tuple(prep.notices))
 
     def resolve(self, raw: Mapping[str, RawSubmission | None] | None = None,
-                tables: Tables | None = None) -> RoundRecord:
-        """Resolve the open round from raw submissions (missing players may be left out)."""
+                tables: Tables | None = None, stray: Mapping[str, Sequence[str]] | None = None) -> RoundRecord:
+        """Resolve the open round from raw submissions (missing players may be left out). `stray`:
+        per player, what they typed outside the boxes (ignored; each is told privately)."""
         if self.finished:
             raise UsageError(f"{self.name} is over: all {self.game.spec.rounds} rounds are resolved")
         raw = dict(raw or {})
@@ -246,7 +252,7 @@ class Match:
             raise UsageError(f"submissions from unknown player(s) {', '.join(unknown)}; "
                              f"players are {', '.join(self.players)}")
         if tables is not None:
-            problems = self.game.check_tables(tables)
+            problems = self.game.check_content(tables, self.options)
             if problems:
                 raise ConfigError("; ".join(problems))
             self.tables = _plain_tables(tables)
@@ -254,7 +260,8 @@ class Match:
         rec = RoundRecord(round=r, seed=derive_seed(self.seed, "round", r),
                           raw={p: _plain_raw(raw.get(p)) for p in self.players},
                           balances=self.ledger.balances(self.players), tables=self.tables,
-                          decisions=copy.deepcopy(self.decisions))
+                          decisions=copy.deepcopy(self.decisions),
+                          stray={p: list(v) for p, v in sorted((stray or {}).items()) if v})
         self._run(rec)
         self._book(rec)
         self.rounds.append(rec)
@@ -274,7 +281,8 @@ class Match:
         new_state = json.loads(json.dumps(result.state, sort_keys=True)) if self.checks else result.state
         gen = self.undos.get(str(rec.round), 0)
         rows = [LedgerRow(self.name, rec.round, e.player, int(e.change), e.reason,
-                          f"{self.name}:r{rec.round}g{gen}:{i}", e.memo + (f" ({e.counterparty})" if e.counterparty else ""))
+                          f"{self.name}:r{rec.round}g{gen}:{i}",
+                          " ".join(x for x in (e.memo, f"({e.counterparty})" if e.counterparty else "") if x))
                 for i, e in enumerate(result.ledger)]
         totals = dict(rec.balances)
         for row in rows:
@@ -291,6 +299,7 @@ class Match:
         # How non-plain text was read: told privately, whatever the game reports (a fact of the core's).
         read = tuple(EntriesRead(p, tuple(n.text for n in sub.notices), audience=(p,))
                      for p, sub in subs.items() if sub is not None and sub.notices)
+        read += tuple(EntriesIgnored(p, tuple(lines), audience=(p,)) for p, lines in sorted(rec.stray.items()) if lines)
         if rec.facts:
             rec.facts += read
             rec._public = rec._private = None
@@ -314,11 +323,11 @@ class Match:
         """One viewer's report of a round from the facts that viewer may see: the game draws its
         own facts; the core adds what it recorded itself (how entries were read)."""
         mine = visible(facts, viewer)
-        own = tuple(f for f in mine if not isinstance(f, EntriesRead))
+        own = tuple(f for f in mine if not isinstance(f, CORE_FACTS))
         report = self.game.render(own, viewer, self.context(round_no))
         if report is None:
             raise SheetbridgeError(f"{self.game.spec.id} returned facts but renders no report (a bug)")
-        extra = tuple(_read_block(round_no, f) for f in mine if isinstance(f, EntriesRead) and f.player == viewer)
+        extra = tuple(_read_block(round_no, f) for f in mine if isinstance(f, CORE_FACTS) and f.player == viewer)
         return dataclasses.replace(report, blocks=tuple(report.blocks) + extra) if extra else report
 
     def _render(self, rec: RoundRecord) -> None:
@@ -351,7 +360,7 @@ class Match:
         self.state = self._fresh_state()
         for old in recorded:
             rec = RoundRecord(round=old.round, seed=old.seed, raw=old.raw, balances=old.balances,
-                              tables=old.tables, decisions=old.decisions)
+                              tables=old.tables, decisions=old.decisions, stray=old.stray)
             self._run(rec)
             if (_canon(rec.facts) != _canon(old.facts) or _canon(rec.public) != _canon(old.public)
                     or _canon(rec.private) != _canon(old.private)):
@@ -431,7 +440,7 @@ class Match:
             self.undo()
         self.decisions[key] = val
         for old in redo:
-            self.resolve(old.raw, tables=old.tables)
+            self.resolve(old.raw, tables=old.tables, stray=old.stray)
         return req
 
     def _outcome_blocks(self) -> tuple[Block, ...]:

@@ -105,8 +105,8 @@ FAULTY = "faulty"
 
 COLOR_FILL = {"White": "FFFFFF", "Blue": "5B9BD5", "Black": "404040", "Red": "E06666", "Green": "70AD47"}
 COLOR_FONT = {"Black": "FFFFFF"}
-EMPTY_FILL, FAULTY_FILL = "FFE699", "808000"   # yellow circle, olive X
-STATE_FILL = {"excellent": "C6EFCE", "working": "FFEB9C", "waiting": "EDEDED", "dead": "F8CBAD"}
+EMPTY_FILL, FAULTY_FILL = "FFE699", "6B6B00"   # yellow circle, olive X
+STATE_FILL = {"excellent": "C6EFCE", "working": "BDD7EE", "waiting": "D0D0D0", "dead": "F8CBAD"}
 STATE_HELP = {"excellent": "5 points", "working": "1 point", "waiting": "an end is empty", "dead": "a faulty end"}
 
 NODES_TABLE, CONNECTORS_TABLE, RELATION_TABLE, TRADES_TABLE = (

@@ -1284,7 +1284,7 @@ FACT_TYPES = (BugcatcherBoard, NodeMarker, PathPlaced, MissionPresented, Mission
 # ------------------------------------------------------------- drawing: the board as a grid of cells
 
 FILL = {BLUE: "2E75B6", BLACK: "000000"}
-GRAY, POINT, LABEL, BLOCKED = "D9D9D9", "F2F2F2", "FFFFFF", "843C0C"
+GRAY, POINT, LABEL, BLOCKED = "BFBFBF", "F2F2F2", "FFFFFF", "843C0C"
 
 
 def draw_board(cols: int, rows: int, segments: Sequence[Mapping[str, Any]], starts: Sequence[Mapping[str, Any]],

@@ -116,8 +116,8 @@ BOARD_TABLE = "Skeld board"
 GT_WINNER, GT_EC, GT_RUNNER_UP = "gt-winner", "gt-ec", "gt-runner-up"   # Gamewide Tiebreak decisions (R49, A29)
 
 # Colours of the ship, shared by the board tab and the pictures. Every legend colour is clearly
-# distinct from every other (CIE76 colour difference of 25 or more, tested), and the text drawn on
-# a fill is black on the light ones and white on the dark ones (room_text_colour).
+# distinct from every other (CIEDE2000 difference of 10 or more, tested), and the text drawn on a
+# fill is black on the light ones and white on the dark ones (room_text_colour).
 ROOM_FILL: dict[str, str] = {
     "A": "BDD7EE",          # Frontier rooms: light blue
     "B": "C6E0B4",          # Greenhouse rooms: light green

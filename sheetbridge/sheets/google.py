@@ -52,7 +52,7 @@ from gspread.utils import rowcol_to_a1
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from ..core.errors import BackendError, ConfigError, GameBusy, SheetbridgeError, WorkbookError
-from .model import CellData, Rect, TabData, normalise
+from .model import GOOGLE_CELL_LIMIT, CellData, Rect, TabData, cell_string, normalise
 from .store import MASTER, NEW_PROGRESS_FILE, Book, BookInfo, Store
 
 SCOPES = (
@@ -74,6 +74,8 @@ DEFAULT_TIMEOUT = (10.0, 60.0)  # connect, read (seconds)
 DEFAULT_ATTEMPTS = 6
 MAX_WAIT = 64.0                # longest single wait between attempts (seconds)
 DEFAULT_COL_PIXELS = 100
+DEFAULT_ROW_PIXELS = 21        # Google's default row height
+GOOGLE_FONT_POINTS, XLSX_FONT_POINTS = 10, 11   # each program's default font size
 MIN_ROWS, MIN_COLS = 100, 26
 WRITE_FIELDS = "userEnteredValue,userEnteredFormat,dataValidation"
 CACHE_FILE = ".sheetbridge-google-cache.json"   # beside sheetbridge.json in a game folder
@@ -292,7 +294,12 @@ def _value(value) -> dict | None:
         return {"boolValue": value}
     if isinstance(value, (int, float)):
         return {"numberValue": value}
-    return {"stringValue": str(value)}   # always literal text, never a formula
+    # Always literal text, never a formula; never over Google's cell limit (shortened with a note).
+    return {"stringValue": cell_string(str(value), GOOGLE_CELL_LIMIT)}
+
+
+_ALIGN = {"left": "LEFT", "center": "CENTER", "right": "RIGHT"}
+_VALIGN = {"top": "TOP", "middle": "MIDDLE", "bottom": "BOTTOM"}
 
 
 def cell_json(cell: CellData) -> dict:
@@ -308,8 +315,15 @@ def cell_json(cell: CellData) -> dict:
         text["bold"] = True
     if cell.font:
         text["foregroundColor"] = _colour(cell.font)
+    if cell.size:
+        # Sizes are set for an 11-point book (xlsx); Google's default is 10 points.
+        text["fontSize"] = max(1, int(round(cell.size * GOOGLE_FONT_POINTS / XLSX_FONT_POINTS)))
     if text:
         fmt["textFormat"] = text
+    if cell.align in _ALIGN:
+        fmt["horizontalAlignment"] = _ALIGN[cell.align]
+    if cell.valign in _VALIGN:
+        fmt["verticalAlignment"] = _VALIGN[cell.valign]
     if cell.wrap:
         fmt["wrapStrategy"] = "WRAP"
     if fmt:
@@ -346,6 +360,11 @@ def _rects(cells: Iterable[tuple[int, int, Any]]) -> list[tuple[int, int, int, i
             open_[k] = rect
             out.append(rect)
     return [tuple(x) for x in sorted(out, key=lambda x: (x[0], x[2]))]
+
+
+def points_to_pixels(points: float) -> int:
+    """A row height in points (the model's unit, as in xlsx) as Google's pixels (96 per inch)."""
+    return int(round(float(points) * 4 / 3))
 
 
 def _grid(sheet_id: int, r0: int, r1: int, c0: int, c1: int) -> dict:
@@ -1108,10 +1127,12 @@ class GoogleStore(Store):
         sheets = dict(entry["sheets"])
         next_id = max([*sheets.values(), *reserved], default=0) + 1   # preassigned, never reused
         reqs: list[dict] = []
-        pending: list = []   # ("sheet", title, id) | ("protect", title, reply index, sig) | ("unprotect", title)
+        pending: list = []   # ("sheet", title, id) | ("protect", title, reply index, sig)
+        #                      | ("reprotect", title, id, sig) | ("unprotect", title)
         for title, tab in tabs.items():
-            nrows = len(tab.rows)
-            ncols = max(tab.width, max(tab.col_widths, default=-1) + 1)
+            nrows = max(len(tab.rows), max((m[2] for m in tab.merges), default=0),
+                        max(tab.row_heights, default=-1) + 1)
+            ncols = max(tab.width, max(tab.col_widths, default=-1) + 1, max((m[3] for m in tab.merges), default=0))
             grid = {"rowCount": max(nrows, tab.frozen_rows + 1, MIN_ROWS),
                     "columnCount": max(ncols, MIN_COLS),
                     "frozenRowCount": tab.frozen_rows}
@@ -1122,6 +1143,12 @@ class GoogleStore(Store):
                                    "gridProperties": grid},
                     "fields": "title,hidden,gridProperties.rowCount,gridProperties.columnCount,"
                               "gridProperties.frozenRowCount"}})
+                # The tab is replaced whole: last time's merges and row heights go too.
+                reqs.append({"unmergeCells": {"range": {"sheetId": sheet_id}}})
+                reqs.append({"updateDimensionProperties": {
+                    "range": {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": 0,
+                              "endIndex": grid["rowCount"]},
+                    "properties": {"pixelSize": DEFAULT_ROW_PIXELS}, "fields": "pixelSize"}})
             else:
                 sheet_id = next_id
                 next_id += 1
@@ -1142,6 +1169,13 @@ class GoogleStore(Store):
                 "range": {"sheetId": sheet_id},
                 "rows": [{"values": [cell_json(c) for c in row]} for row in tab.rows],
                 "fields": WRITE_FIELDS}})
+            for r0, c0, r1, c1 in tab.merges:
+                reqs.append({"mergeCells": {"range": _grid(sheet_id, r0, r1, c0, c1), "mergeType": "MERGE_ALL"}})
+            for row, height in sorted(tab.row_heights.items()):
+                reqs.append({"updateDimensionProperties": {
+                    "range": {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": int(row),
+                              "endIndex": int(row) + 1},
+                    "properties": {"pixelSize": points_to_pixels(height)}, "fields": "pixelSize"}})
             drops = [(r, c, choices) for r, row in enumerate(tab.rows) for c, cell in enumerate(row)
                      if (choices := tuple(str(v) for v in cell.choices if str(v) != ""))]
             for r0, r1, c0, c1, choices in _rects(drops):
@@ -1159,7 +1193,14 @@ class GoogleStore(Store):
                 if old is not None and old[1] == sig:
                     continue
                 if old is not None:
-                    reqs.append({"deleteProtectedRange": {"protectedRangeId": old[0]}})
+                    # The same protected range, new input cells (a form changes from round to round): its id
+                    # stays, so the copy of the cache in the master's record stays right.
+                    reqs.append({"updateProtectedRange": {
+                        "protectedRange": {"protectedRangeId": old[0],
+                                           "unprotectedRanges": [_grid(sheet_id, *x) for x in rects]},
+                        "fields": "unprotectedRanges"}})
+                    pending.append(("reprotect", title, old[0], sig))
+                    continue
                 pr: dict[str, Any] = {"range": {"sheetId": sheet_id},
                                       "description": "sheetbridge: only the host edits this tab",
                                       "warningOnly": False}
@@ -1188,6 +1229,9 @@ class GoogleStore(Store):
                         entry["protected"].pop(title, None)
                     else:
                         entry["protected"][title] = [int(prid), sig]
+                elif item[0] == "reprotect":
+                    _, title, prid, sig = item
+                    entry["protected"][title] = [int(prid), sig]
                 elif item[0] == "unprotect":
                     entry["protected"].pop(item[1], None)
         if pending:

@@ -3,21 +3,36 @@
 A Submission tab is laid out from a :class:`Form` alone, so the same form
 gives the same cell positions when the tab is read back:
 
-    row 1   title ("Submission: Round 3 of 11")
+    row 1   title ("Submission: Round 3 of 11"), merged across the tab
     row 2   Round | 3          <- the round marker read back to catch stale tabs
     row 3   Player | Ann
-    then per section: a title row, a header row of field labels, `rows` input rows
-    then the help lines and, per field, what it allows.
+    then per section: a title row, a header row of field labels, `rows` input rows,
+    the section's help (if any) and a blank row;
+    then "How to fill this in", the help lines and, per field, what it allows.
+
+Only the input cells are editable (the tab is protected), so a player cannot insert
+rows; :func:`stray_entries` finds anything typed outside them anyway.
+
+Everything is sized to its content so that nothing is cut: columns are as wide as
+what they hold (up to a maximum, beyond which text wraps), titles are merged across
+the tab and wide enough for their text, help and report lines are merged across the
+tab, wrapped, and their rows made tall enough. Text widths are estimated with
+:func:`text_width`, which errs on the wide side for the fonts the files are seen in.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..core.errors import WorkbookError
 from ..core.types import Form, Report
 from ..templates import layout as _layout
-from .model import CellData, Rect, TabData
+from .model import DEFAULT_ROW_HEIGHT, HELPER_COLUMN, CellData, Merge, Rect, TabData, text_of
 
 
 def tab_name(key: str) -> str:
@@ -28,47 +43,308 @@ def color(key: str) -> str:
     return _layout()["colors"][key]
 
 
-def _title(text: str) -> CellData:
-    return CellData(text, fill=color("title"), font=color("title_font"), bold=True)
+def width(key: str) -> float:
+    return float(_layout()["widths"][key])
+
+
+# ------------------------------------------------------------ measuring text
+
+# Advance widths relative to a digit (column widths count digits), measured on DejaVu Sans and
+# DejaVu Sans Bold (over BOLD_FACTOR), rounded up: the widest of the fonts our files are shown in
+# (Calibri in Excel, Arial in Google Sheets, DejaVu Sans where LibreOffice has neither).
+_CLASSES = (
+    (0.45, "'"),
+    (0.5, "ijl "),
+    (0.55, "IJ,./\\|"),
+    (0.6, "-:;"),
+    (0.65, "f"),
+    (0.7, "t!()[]"),
+    (0.75, 'r"'),
+    (0.8, "*_`"),
+    (0.85, "z?"),
+    (0.9, "cs"),
+    (0.95, "vxyL"),
+    (1.0, "0123456789aekoEFT$"),
+    (1.05, "bdghnpquPSY{}"),
+    (1.1, "BCZ"),
+    (1.15, "AKRVX"),
+    (1.2, "HNU"),
+    (1.25, "DGOQ&"),
+    (1.35, "w#+<=>^~"),
+    (1.45, "M"),
+    (1.5, "%"),
+    (1.55, "m"),
+    (1.6, "W@"),
+)
+_ADVANCE = {ch: w for w, chars in _CLASSES for ch in chars}
+BOLD_FACTOR = 1.1       # bold digits are ~9% wider (DejaVu Sans Bold)
+# Google Sheets gives a width unit 7 pixels (google.py) but draws 10-point Arial, whose digit is 7.4.
+GOOGLE_MARGIN = 1.06
+BASE_SIZE = 11.0        # the font size column widths are counted in (Excel's default, Calibri 11)
+MAX_ROW_HEIGHT = 409.0  # Excel's tallest row, in points
+CELL_PADDING = 1.0      # room a renderer keeps between the text and the cell's edges, in digits
+TEXT_COLUMN = 12.0      # width of the columns a tab of text only is laid on
+
+
+def _advance(ch: str) -> float:
+    w = _ADVANCE.get(ch)
+    if w is not None:
+        return w
+    if ch.isascii():
+        return 1.0
+    if unicodedata.combining(ch):
+        return 0.0
+    if unicodedata.east_asian_width(ch) in ("W", "F"):
+        return 2.0
+    return 1.7 if ord(ch) > 0xFFFF else 1.3   # emoji; any other letter or sign (a dash is 1.6)
+
+
+def text_width(text: str, bold: bool = False, size: float | None = None) -> float:
+    """The width of one line of `text`, in digits of the default 11-point font (the unit of
+    column widths). Errs wide: a column this wide shows the text in Excel, LibreOffice and Google.
+
+    >>> text_width("0000")
+    4.24
+    >>> text_width("0000", bold=True, size=22)
+    9.328
+    """
+    w = sum(_advance(ch) for ch in text) * GOOGLE_MARGIN
+    if bold:
+        w *= BOLD_FACTOR
+    return round(w * (size or BASE_SIZE) / BASE_SIZE, 4)
+
+
+def fit_width(text: str, bold: bool = False, size: float | None = None) -> float:
+    """The column width (digits) that shows `text` on one line: its width plus padding."""
+    return round(text_width(text, bold, size) + CELL_PADDING + 0.5, 1)
+
+
+def line_count(text: str, width_: float, bold: bool = False, size: float | None = None) -> int:
+    """How many lines `text` takes wrapped in a cell `width_` digits wide (words move to the
+    next line whole; a word longer than a line is broken, as every renderer does).
+
+    >>> line_count("aaaa bbbb cccc", 10.0)
+    2
+    """
+    room = max(width_ - CELL_PADDING, 1.0)
+    lines = 0
+    for para in str(text).split("\n"):
+        lines += 1
+        used = 0.0
+        for word in re.findall(r"\S+\s*", para) or [""]:
+            w = text_width(word.rstrip(), bold, size)
+            trail = text_width(word[len(word.rstrip()):], bold, size)
+            if used and used + w > room:
+                lines += 1
+                used = 0.0
+            while w > room:
+                lines += 1
+                w -= room
+            used += w + trail
+    return lines
+
+
+def line_height(size: float | None = None) -> float:
+    """Points per line of text of this size (15 for 11-point text, as Excel's default row)."""
+    return DEFAULT_ROW_HEIGHT * (size or BASE_SIZE) / BASE_SIZE
+
+
+# ------------------------------------------------------------ building a tab
+
+@dataclass
+class _Tab:
+    """Rows being drawn, with the column widths fixed before any text is laid in them."""
+    widths: dict[int, float]
+    rows: list[list[CellData]] = dataclasses.field(default_factory=list)
+    merges: list[Merge] = dataclasses.field(default_factory=list)
+
+    def add(self, cells: Sequence[CellData] = ()) -> int:
+        self.rows.append(list(cells))
+        return len(self.rows) - 1
+
+    def band(self, cell: CellData, span: int) -> int:
+        """One cell shown across the first `span` columns (the rest of the band carries its fill,
+        so it looks the same in every program)."""
+        r = self.add([cell] + [CellData(fill=cell.fill) for _ in range(span - 1)])
+        if span > 1:
+            self.merges.append((r, 0, r + 1, span))
+        return r
+
+    def title(self, text: str, span: int) -> int:
+        size = float(_layout()["title_size"])
+        need = fit_width(text, bold=True, size=size)
+        have = sum(self.widths.get(c, 0.0) for c in range(span))
+        if need > have:  # widen the last column of the band rather than cut the title
+            self.widths[span - 1] = round(self.widths.get(span - 1, 0.0) + need - have, 1)
+        return self.band(CellData(text, fill=color("title"), font=color("title_font"), bold=True, size=size,
+                                  valign="middle"), span)
+
+    def section(self, text: str, span: int) -> int:
+        return self.band(CellData(text, fill=color("section"), bold=True, wrap=True, valign="top"), span)
+
+    def text(self, text: str, span: int, **style: Any) -> int:
+        """A line of text across `span` columns, wrapped if it does not fit."""
+        return self.band(CellData(text, wrap=True, valign="top", **style), span)
+
+    def build(self, **kwargs: Any) -> TabData:
+        rows = _wrap_overflowing(self.rows, self.widths, self.merges)
+        heights = row_heights(rows, self.widths, self.merges)
+        for r in heights:   # in a tall row, every cell starts at the top, like its wrapped text
+            rows[r] = [c if c.valign or c.value in (None, "") else dataclasses.replace(c, valign="top")
+                       for c in rows[r]]
+        return TabData(rows=rows, col_widths={c: round(w, 1) for c, w in sorted(self.widths.items())},
+                       merges=list(self.merges), row_heights=heights, **kwargs)
+
+
+def _span_width(widths: Mapping[int, float], c0: int, c1: int) -> float:
+    return sum(widths.get(c, 8.43) for c in range(c0, c1))   # 8.43: a column left at Excel's default
+
+
+def _merge_at(merges: Sequence[Merge]) -> dict[tuple[int, int], Merge]:
+    return {(m[0], m[1]): m for m in merges}
+
+
+def _cell_room(r: int, c: int, widths: Mapping[int, float], merged: Mapping[tuple[int, int], Merge]) -> float:
+    m = merged.get((r, c))
+    return _span_width(widths, c, m[3]) if m else _span_width(widths, c, c + 1)
+
+
+def _wrap_overflowing(rows: list[list[CellData]], widths: Mapping[int, float],
+                      merges: Sequence[Merge]) -> list[list[CellData]]:
+    """Rows with every text cell too wide for its column (or merged range) set to wrap."""
+    merged = _merge_at(merges)
+    out = []
+    for r, row in enumerate(rows):
+        new = list(row)
+        for c, cell in enumerate(row):
+            if cell.wrap or not isinstance(cell.value, str) or not cell.value:
+                continue
+            room = _cell_room(r, c, widths, merged)
+            if "\n" in cell.value or fit_width(cell.value, cell.bold, cell.size) > room:
+                new[c] = dataclasses.replace(cell, wrap=True, valign=cell.valign or "top")
+        out.append(new)
+    return out
+
+
+def row_heights(rows: Sequence[Sequence[CellData]], widths: Mapping[int, float],
+                merges: Sequence[Merge]) -> dict[int, float]:
+    """Heights (points) of the rows that need more than one plain line: wrapped text is given the
+    lines it takes (no program sizes a merged row to its text) and large text its line height."""
+    merged = _merge_at(merges)
+    out: dict[int, float] = {}
+    for r, row in enumerate(rows):
+        need = 0.0
+        for c, cell in enumerate(row):
+            if cell.value is None or cell.value == "":
+                continue
+            lines = 1
+            if cell.wrap:
+                lines = line_count(text_of(cell.value), _cell_room(r, c, widths, merged), cell.bold, cell.size)
+            height = lines * line_height(cell.size) + (2.0 if lines > 1 or (cell.size or 0) > BASE_SIZE else 0.0)
+            need = max(need, height)
+        if need > DEFAULT_ROW_HEIGHT:
+            out[r] = min(round(need, 1), MAX_ROW_HEIGHT)
+    return out
+
+
+def content_widths(rows: Sequence[Sequence[CellData]], *, maxima: Mapping[int, float] | None = None,
+                   minimum: float = 4.0, maximum: float | None = None,
+                   skip: Sequence[int] = ()) -> dict[int, float]:
+    """Column widths that fit each column's widest cell (plus padding), between `minimum` and
+    `maximum` (layout.json's column_max by default; `maxima` per column): wider text wraps.
+    Rows in `skip` do not count."""
+    top = width("column_max") if maximum is None else maximum
+    maxima = maxima or {}
+    need: dict[int, float] = {}
+    for r, row in enumerate(rows):
+        if r in skip:
+            continue
+        for c, cell in enumerate(row):
+            if cell.value is None:
+                continue
+            text = text_of(cell.value)
+            w = max((fit_width(line, cell.bold, cell.size) for line in text.split("\n")), default=0.0)
+            need[c] = max(need.get(c, 0.0), w)
+    return {c: round(min(max(w, minimum), maxima.get(c, top)), 1) for c, w in need.items()}
+
+
+def _text_span(widths: dict[int, float], used: int, total: float) -> int:
+    """Columns a full-width line covers: the `used` columns, plus more (of :data:`TEXT_COLUMN`
+    digits, the last one making up the difference) when they are narrower than `total` digits."""
+    have = _span_width(widths, 0, used)
+    span = used
+    while have < total:
+        widths[span] = round(min(TEXT_COLUMN, total - have), 1) if total - have >= TEXT_COLUMN / 2 else \
+            round(TEXT_COLUMN / 2, 1)
+        have += widths[span]
+        span += 1
+    return span
 
 
 # ------------------------------------------------------------ submission
 
 FORM_TOP = 4  # rows before the first section (title, round, player, blank)
+HELP_TITLE = "How to fill this in"
 
 
 def form_tab(form: Form, player: str, prefill: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> TabData:
     """The Submission tab; `prefill` puts a raw submission back (after an undo, or a demo player typing)."""
     prefill = prefill or {}
-    rows: list[list[CellData]] = [
-        [_title(f"Submission: {form.round_label}")],
-        [CellData("Round", bold=True), CellData(form.round)],
-        [CellData("Player", bold=True), CellData(player)],
-        [],
-    ]
+    nfields = max((len(s.fields) for s in form.sections), default=0)
+    widths = _form_widths(form, player, prefill)
+    span = _text_span(widths, 1 + nfields, width("form_text"))
+    t = _Tab(widths)
+    t.title(f"Submission: {form.round_label}", span)
+    t.add([CellData("Round", bold=True), CellData(form.round, align="left")])
+    t.add([CellData("Player", bold=True), CellData(player)])
+    t.add()
     for sec in form.sections:
-        rows.append([CellData(sec.title, fill=color("section"), bold=True)])
-        rows.append([CellData("", fill=color("header"))] +
-                    [CellData(f.label, fill=color("header"), bold=True) for f in sec.fields])
+        t.section(sec.title, span)
+        t.add([CellData("", fill=color("header"))] +
+              [CellData(f.label, fill=color("header"), bold=True, wrap=True, valign="top") for f in sec.fields])
+        typed = prefill.get(sec.name, [])
         for i in range(sec.rows):
             label = sec.row_labels[i] if i < len(sec.row_labels) else (str(i + 1) if sec.rows > 1 else "")
-            typed = prefill.get(sec.name, [])
             typed_row = typed[i] if i < len(typed) else {}
-            rows.append([CellData(label, bold=True)] +
-                        [CellData(_typed(typed_row.get(f.name)), fill=color("input"), choices=tuple(f.choices),
-                                  input=True) for f in sec.fields])
+            t.add([CellData(label, bold=True)] +
+                  [CellData(_typed(typed_row.get(f.name)), fill=color("input"), choices=tuple(f.choices),
+                            input=True) for f in sec.fields])
         if sec.help:
-            rows.append([CellData(sec.help, wrap=False)])
-        rows.append([])
-    rows.append([CellData("How to fill this in", bold=True)])
-    rows.extend([CellData(line)] for line in form.help)
+            t.text(sec.help, span)
+        t.add()
+    t.section(HELP_TITLE, span)
+    for line in form.help:
+        t.text(line, span)
     for sec in form.sections:
         for f in sec.fields:
-            rows.append([CellData(f"{f.label}: {f.allowed()}" + (f" ({f.help})" if f.help and f.kind.value != "text" else ""))])
-    widths = {0: float(_layout()["widths"]["first"])}
-    for c in range(1, max(len(s.fields) for s in form.sections) + 1):
-        widths[c] = float(_layout()["widths"]["other"]) + 4
-    return TabData(rows=rows, col_widths=widths, frozen_rows=3)
+            t.text(f"{f.label}: {f.allowed()}" + (f" ({f.help})" if f.help and f.kind.value != "text" else ""), span)
+    return t.build(frozen_rows=3, protected=True)
+
+
+def closed_form_tab(title: str) -> TabData:
+    """The Submission tab once the match is over: its title, and "finished" as the round marker."""
+    widths = {c: TEXT_COLUMN for c in range(math.ceil(width("form_text") / TEXT_COLUMN))}
+    t = _Tab(widths)
+    t.title(title, len(widths))
+    t.add([CellData("Round", bold=True), CellData("finished")])
+    return t.build(frozen_rows=1, protected=True)
+
+
+def _form_widths(form: Form, player: str, prefill: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[int, float]:
+    first = [fit_width(x, bold=True) for x in ("Round", "Player")]
+    first += [fit_width(label, bold=True) for s in form.sections for label in s.row_labels]
+    first += [fit_width(str(i + 1), bold=True) for s in form.sections for i in range(s.rows)]
+    widths = {0: max(first)}
+    top = width("column_max")
+    for s in form.sections:
+        typed = prefill.get(s.name, [])
+        for j, f in enumerate(s.fields, start=1):
+            need = [width("input_min"), min(fit_width(f.label, bold=True), top / 2)]
+            need += [min(fit_width(str(ch)) + 2.0, top) for ch in f.choices]  # + the dropdown's arrow
+            need += [min(fit_width(str(row.get(f.name) or "")), top) for row in typed]
+            widths[j] = round(max(widths.get(j, 0.0), *need), 1)
+    widths[1] = max(widths.get(1, 0.0), min(fit_width(player), top))
+    return widths
 
 
 def _typed(value: Any) -> Any:
@@ -99,8 +375,7 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
     if marked != form.round:
         return None
     out: dict[str, list[dict[str, str]]] = {}
-    r = FORM_TOP
-    for sec in form.sections:
+    for sec, r in zip(form.sections, _section_rows(form)):
         if cell(r, 0).strip() != sec.title:
             raise WorkbookError(f"{where}: row {r + 1} should start the section {sec.title!r} but says "
                                 f"{cell(r, 0)!r}; rows were inserted or deleted. Undo that, or redraw the tab with "
@@ -110,54 +385,222 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
             rr = r + 2 + i
             rows.append({f.name: cell(rr, 1 + j) for j, f in enumerate(sec.fields)})
         out[sec.name] = rows
+    return out
+
+
+def _section_rows(form: Form) -> list[int]:
+    """The 0-based row of each section's title (the layout of :func:`form_tab`)."""
+    out, r = [], FORM_TOP
+    for sec in form.sections:
+        out.append(r)
         r += 2 + sec.rows + (1 if sec.help else 0) + 1
     return out
+
+
+@dataclass(frozen=True)
+class StrayEntry:
+    """Something typed in a Submission tab outside its input cells (sheetbridge ignores it)."""
+    cell: str    # "C9"
+    value: str   # what it holds, shortened
+    near: str    # the section (or label) it is next to: "Your play"
+
+    @property
+    def message(self) -> str:
+        return f"cell {self.cell} ({self.value!r}, near '{self.near}') is outside the boxes to fill in and is ignored"
+
+
+def stray_entries(form: Form, rect: Rect, player: str | None = None) -> list[StrayEntry]:
+    """Non-empty cells of a Submission tab that are neither input cells nor what :func:`form_tab`
+    draws there (an entry typed a row too low, a label overwritten), top to bottom, left to right.
+
+    The player cell (B3) is compared only when `player` is given. A tab showing another round
+    (see :func:`read_form`) is not this form's: nothing is reported. Columns from
+    :data:`~.model.HELPER_COLUMN` on belong to the backend and are not looked at.
+    """
+    if len(rect) < 2 or len(rect[1]) < 2 or _round_of(rect[1][1]) != form.round:
+        return []
+    drawn = form_tab(form, player if player is not None else _at(rect, 2, 1))
+    expected = drawn.values()
+    inputs = {(r, c) for r, row in enumerate(drawn.rows) for c, cell in enumerate(row) if cell.input}
+    out = []
+    for r, row in enumerate(rect):
+        for c, value in enumerate(row[:HELPER_COLUMN]):
+            if not value.strip() or (r, c) in inputs or value == _at(expected, r, c):
+                continue
+            out.append(StrayEntry(_a1(r, c), _short(value), _near(form, r)))
+    return out
+
+
+def _round_of(text: str) -> int | None:
+    try:
+        return int(float(text.strip()))
+    except ValueError:
+        return None
+
+
+def _at(rect: Rect, r: int, c: int) -> str:
+    return rect[r][c] if r < len(rect) and c < len(rect[r]) else ""
+
+
+def _a1(r: int, c: int) -> str:
+    letters, n = "", c + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(65 + rem) + letters
+    return f"{letters}{r + 1}"
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _near(form: Form, r: int) -> str:
+    """The title of the block row `r` is in (or under): a section, the help, or the top rows' label."""
+    if r < FORM_TOP:
+        return {1: "Round", 2: "Player"}.get(r, "the title")
+    near = form.sections[0].title if form.sections else HELP_TITLE
+    for sec, start in zip(form.sections, _section_rows(form)):
+        if r >= start:
+            near = sec.title
+    ends = _section_rows(form)
+    if form.sections:
+        last = form.sections[-1]
+        help_row = ends[-1] + 2 + last.rows + (1 if last.help else 0) + 1
+        if r >= help_row:
+            near = HELP_TITLE
+    return near
 
 
 # ------------------------------------------------------------ reports
 
 def report_tab(report: Report, notice: Sequence[str] = ()) -> TabData:
-    rows: list[list[CellData]] = [[_title(report.title)]]
+    """A report (a player's Results, the public Board): title, then per block a title band, its
+    lines (wrapped across the tab), its grid (columns sized to the cells, centred) and its legend
+    (each colour as a chip naming it)."""
+    grids = [row for b in report.blocks for row in b.grid]
+    ncols = max((len(row) for row in grids), default=0)
+    if ncols:
+        cells = [[CellData(c.text, bold=c.bold) for c in row] for row in grids]
+        widths = content_widths(cells, minimum=3.5)
+        for c in range(ncols):
+            widths.setdefault(c, 3.5)
+        span = _text_span(widths, ncols, width("report_text"))
+    else:
+        # Several columns, not one wide one: a program printing one page wide cannot shrink a
+        # single column that is wider than the page, it cuts it.
+        span = math.ceil(width("report_text") / TEXT_COLUMN)
+        widths = {c: TEXT_COLUMN for c in range(span)}
+    t = _Tab(widths)
+    t.title(report.title, span)
     for line in notice:
-        rows.append([CellData(line)])
-    rows.append([])
-    width = 1
+        t.text(line, span)
+    t.add()
     for block in report.blocks:
-        rows.append([CellData(block.title, fill=color("section"), bold=True)])
-        rows.extend([CellData(line)] for line in block.lines)
+        t.section(block.title, span)
+        for line in block.lines:
+            t.text(line, span)
         for grow in block.grid:
-            rows.append([CellData(c.text, fill=c.fill, bold=c.bold, font=c.font) for c in grow])
-            width = max(width, len(grow))
-        for label, fill in block.legend:
-            rows.append([CellData("", fill=fill), CellData(label)])
-        rows.append([])
-    widths = {0: float(_layout()["widths"]["first"])}
-    for c in range(1, width):
-        widths[c] = float(_layout()["widths"]["other"])
-    return TabData(rows=rows, protected=True, col_widths=widths, frozen_rows=1)
+            t.add([CellData(c.text, fill=c.fill, bold=c.bold, font=c.font, align="center") for c in grow])
+        colours = [label for label, fill in block.legend if fill.upper() != "FFFFFF"]
+        chip = _columns_for(widths, max((fit_width(x) for x in colours), default=0.0), max(ncols, 1))
+        for label, fill in block.legend:   # each colour as a chip naming it, in a readable ink
+            if fill.upper() == "FFFFFF":   # a note, not a colour
+                t.text(label, span)
+            else:
+                t.text(label, chip, fill=fill, font=readable_font(fill))
+        t.add()
+    return t.build(protected=True, frozen_rows=1)
+
+
+def _columns_for(widths: Mapping[int, float], need: float, most: int) -> int:
+    """How many columns from the first it takes to be `need` digits wide (at most `most`)."""
+    for n in range(1, most + 1):
+        if _span_width(widths, 0, n) >= need:
+            return n
+    return most
+
+
+def luminance(rgb: str) -> float:
+    """Relative luminance of an RRGGBB colour (WCAG 2)."""
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(rgb[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two RRGGBB colours, 1 to 21 (4.5 is enough for text).
+
+    >>> round(contrast("000000", "FFFFFF"), 1)
+    21.0
+    """
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def readable_font(fill: str) -> str:
+    """Black or white, whichever reads better on `fill`."""
+    return "000000" if contrast(fill, "000000") >= contrast(fill, "FFFFFF") else "FFFFFF"
 
 
 # ------------------------------------------------------------ master tabs
 
-def key_value_tab(title: str, rows: Sequence[Sequence[Any]], header: Sequence[str]) -> TabData:
-    out = [[_title(title)], [CellData(h, fill=color("header"), bold=True) for h in header]]
-    out += [[CellData(v) for v in row] for row in rows]
-    return TabData(rows=out, col_widths={0: 28.0, 1: 22.0, 2: 60.0}, frozen_rows=2)
+def header_cells(header: Sequence[str]) -> list[CellData]:
+    return [CellData(h, fill=color("header"), bold=True, wrap=True, valign="top") for h in header]
 
 
-def table_tab(rows: Sequence[Sequence[Any]], header_fill: bool = True, protected: bool = False) -> TabData:
-    out = []
-    for i, row in enumerate(rows):
-        out.append([CellData(v, fill=color("header") if (i == 0 and header_fill) else None, bold=i == 0)
-                    for v in row])
-    return TabData(rows=out, protected=protected, frozen_rows=1 if header_fill else 0)
+def _value_cell(v: Any) -> CellData:
+    if isinstance(v, CellData):
+        return v
+    return CellData(v, align=None if isinstance(v, str) or v is None else "center")
+
+
+def key_value_tab(title: str, rows: Sequence[Sequence[Any]], header: Sequence[str],
+                  max_widths: Mapping[int, float] | None = None) -> TabData:
+    """A titled table of the host's: a header row, then rows (values, or cells already styled);
+    columns sized to content up to layout.json's column_max (or `max_widths`), longer text wrapped."""
+    body = [header_cells(header)] + [[_value_cell(v) for v in row] for row in rows]
+    widths = content_widths(body, maxima=max_widths, minimum=6.0)
+    t = _Tab(widths)
+    t.title(title, max(len(header), 1))
+    for row in body:
+        t.add(row)
+    return t.build(frozen_rows=2)
+
+
+def table_tab(rows: Sequence[Sequence[Any]], header_fill: bool = True, protected: bool = False,
+              max_widths: Mapping[int, float] | None = None) -> TabData:
+    """A plain table whose first row is its header (content tables, the host log): no title row.
+    Columns sized to content up to layout.json's column_max (or `max_widths`), longer text wrapped."""
+    body = [header_cells(row) if i == 0 and header_fill else
+            [dataclasses.replace(_value_cell(v), bold=True) if i == 0 else _value_cell(v) for v in row]
+            for i, row in enumerate(rows)]
+    t = _Tab(content_widths(body, maxima=max_widths, minimum=6.0))
+    for row in body:
+        t.add(row)
+    return t.build(protected=protected, frozen_rows=1 if header_fill else 0)
+
+
+_XLSX_ESCAPE_LIKE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
 
 
 def json_tab(data: Any) -> TabData:
-    """JSON split into cells (xlsx cells hold 32767 characters, Google's 50000)."""
+    """JSON split into cells of at most ``chunk`` characters, as Excel and Google count them
+    (xlsx cells hold 32767, Google's 50000), so no backend ever has to shorten one."""
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    # An "_" before "xHHHH_" is written as \u005f: the xlsx backend would escape it, making the cell longer.
+    text = _XLSX_ESCAPE_LIKE.sub(r"\\u005f", text)
     size = int(_layout()["chunk"])
-    chunks = [text[i:i + size] for i in range(0, len(text), size)] or [""]
+    chunks, start, used = [], 0, 0
+    for i, ch in enumerate(text):
+        units = 2 if ord(ch) > 0xFFFF else 1
+        if used + units > size:
+            chunks.append(text[start:i])
+            start, used = i, 0
+        used += units
+    chunks.append(text[start:])
     rows = [[CellData("sheetbridge record: do not edit")]] + [[CellData(c)] for c in chunks]
     return TabData(rows=rows, hidden=True)
 
@@ -171,3 +614,9 @@ def read_json_tab(rect: Rect, where: str) -> Any:
     except json.JSONDecodeError as e:
         raise WorkbookError(f"{where}: the record is damaged ({e.msg}, character {e.pos}); "
                             "restore the master workbook from a backup") from None
+
+
+__all__ = ["FORM_TOP", "HELP_TITLE", "StrayEntry", "closed_form_tab", "color", "content_widths", "contrast",
+           "fit_width", "form_tab", "header_cells", "json_tab", "key_value_tab", "line_count", "line_height",
+           "luminance", "read_form", "read_json_tab", "readable_font", "report_tab", "row_heights", "stray_entries",
+           "tab_name", "table_tab", "text_width", "width"]

@@ -20,25 +20,30 @@ import threading
 import time
 import zipfile
 from contextlib import contextmanager
+from copy import copy
 from pathlib import Path
-from typing import Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from filelock import FileLock, Timeout
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.cell_range import CellRange
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.merge import MergedCellRange
 
 from ..core.errors import GameBusy, WorkbookError
-from .model import Rect, TabData, normalise
+from .model import HELPER_COLUMN, XLSX_CELL_LIMIT, CellData, Rect, TabData, cell_string, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
 
 LOCK_FILE = ".sheetbridge.lock"
 TMP_DIR = ".sheetbridge-tmp"
 _HELD: dict[tuple[Path, int], tuple[FileLock, int]] = {}   # (lock path, thread) -> (lock, depth)
-LIST_COLUMN = 60  # first hidden column holding long dropdown lists
+LIST_COLUMN = HELPER_COLUMN + 1  # first hidden column holding long dropdown lists (1-based)
 _FIXED_ZIP_TIME = (2000, 1, 1, 0, 0, 0)
 _FIXED_STAMP = "2000-01-01T00:00:00Z"
+BOOK_FONT, BOOK_FONT_SIZE = "Calibri", 11   # openpyxl's default font for a new workbook
+PORTRAIT_COLUMNS = 100   # widest tab (in characters) printed on a portrait page
 
 
 class XlsxBook(Book):
@@ -74,7 +79,7 @@ class XlsxBook(Book):
                     raise WorkbookError(f"{self.path}: no tab named {name!r} (tabs: {', '.join(wb.sheetnames)}); "
                                         f"if it was renamed, rename it back to {name!r}")
                 ws = wb[name]
-                out[name] = normalise(list(ws.iter_rows(values_only=True)))
+                out[name] = normalise([[_unescape(v) for v in row] for row in ws.iter_rows(values_only=True)])
             return out
         finally:
             wb.close()
@@ -223,29 +228,77 @@ def _fill_book(wb: Workbook, tabs: Mapping[str, TabData]) -> None:
         _fill_sheet(ws, tab)
 
 
+_ESCAPE_LIKE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
+_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+
+
+def _unescape(value):
+    """Text as Excel shows it: "_xHHHH_" in the file is the character U+HHHH (openpyxl leaves it)."""
+    if isinstance(value, str) and "_x" in value:
+        return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), value)
+    return value
+
+
+def _escaped_cell_string(value: str) -> str:
+    """The text to store. Excel and LibreOffice read "_x0041_" in a file as an escaped "A", so the
+    underscore of such a sequence is escaped ("_x005F_"); the escapes may not push the text over the
+    cell limit (openpyxl would cut it silently)."""
+    limit = XLSX_CELL_LIMIT
+    while True:
+        text = cell_string(value, limit)
+        if "_x" in text:
+            text = _ESCAPE_LIKE.sub("_x005F_", text)
+        if len(text) <= XLSX_CELL_LIMIT:
+            return text
+        limit -= len(text) - XLSX_CELL_LIMIT
+
+
 def _set_value(cell, value) -> None:
-    cell.value = value
-    if isinstance(value, str) and value.startswith("="):
-        cell.data_type = "s"  # player text is literal, never a formula
+    if isinstance(value, str):
+        cell.value = _escaped_cell_string(value)
+        cell.data_type = "s"  # player text is literal: never a formula ("=1+2") nor an error ("#N/A")
+    else:
+        cell.value = value
+
+
+_ALIGN = {"left": "left", "center": "center", "right": "right", "top": "top", "middle": "center",
+          "bottom": "bottom"}
+
+
+def _styled(data: CellData) -> bool:
+    return bool(data.fill or data.bold or data.font or data.size or data.choices or data.input
+                or data.wrap or data.align or data.valign)
+
+
+def _style(cell, data: CellData) -> None:
+    if data.fill:
+        cell.fill = PatternFill("solid", start_color=data.fill, end_color=data.fill)
+    if data.bold or data.font or data.size:
+        # Named as the book's default font: without a name LibreOffice falls back to a serif face.
+        cell.font = Font(name=BOOK_FONT, size=data.size or BOOK_FONT_SIZE, bold=data.bold, color=data.font)
+    if data.wrap or data.align or data.valign:
+        cell.alignment = Alignment(wrap_text=data.wrap or None, horizontal=_ALIGN.get(data.align or ""),
+                                   vertical=_ALIGN.get(data.valign or ""))
+    if data.input:
+        cell.protection = Protection(locked=False)
 
 
 def _fill_sheet(ws, tab: TabData) -> None:
     lists: dict[tuple[str, ...], int] = {}  # long dropdown lists live in hidden columns of the same tab
     validations: dict[tuple[str, ...], list[str]] = {}
+    styles: dict[tuple, Any] = {}  # a style applied once, then copied: openpyxl's style objects are slow to compare
     for r, row in enumerate(tab.rows, start=1):
         for c, data in enumerate(row, start=1):
-            if data.value is None and not (data.fill or data.bold or data.choices or data.input):
+            if data.value is None and not _styled(data):
                 continue
             cell = ws.cell(row=r, column=c)
             _set_value(cell, data.value)
-            if data.fill:
-                cell.fill = PatternFill("solid", start_color=data.fill, end_color=data.fill)
-            if data.bold or data.font:
-                cell.font = Font(bold=data.bold, color=data.font)
-            if data.wrap:
-                cell.alignment = Alignment(wrap_text=True, vertical="top")
-            if data.input:
-                cell.protection = Protection(locked=False)
+            key = (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
+            if key in styles:
+                cell._style = copy(styles[key])
+            else:
+                _style(cell, data)
+                styles[key] = copy(cell._style)
             if data.choices:
                 validations.setdefault(tuple(data.choices), []).append(cell.coordinate)
     for choices, cells in validations.items():
@@ -266,14 +319,32 @@ def _fill_sheet(ws, tab: TabData) -> None:
         for coord in cells:
             dv.add(coord)
         ws.add_data_validation(dv)
+    for r0, c0, r1, c1 in tab.merges:
+        # Added as ranges: ws.merge_cells would also rebuild every covered cell and its borders (slow);
+        # the covered cells hold no value, only the fill the band shows in every program.
+        ws.merged_cells.add(MergedCellRange(ws, CellRange(min_row=r0 + 1, min_col=c0 + 1, max_row=r1,
+                                                          max_col=c1).coord))
     for col, width in tab.col_widths.items():
         ws.column_dimensions[get_column_letter(col + 1)].width = width
+    for row, height in tab.row_heights.items():
+        ws.row_dimensions[row + 1].height = height
     if tab.frozen_rows:
         ws.freeze_panes = ws.cell(row=tab.frozen_rows + 1, column=1)
+    # Printed (or exported to PDF) one page wide, so nothing is cut at the page's right edge;
+    # a wide tab on a landscape page, so that it is not shrunk too small to read.
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    if sum(tab.col_widths.values()) > PORTRAIT_COLUMNS:
+        ws.page_setup.orientation = "landscape"
     if tab.hidden:
         ws.sheet_state = "hidden"
     if tab.protected:
+        # Players may resize rows and columns, nothing else but the unlocked input cells: inserting or
+        # deleting rows would move the form under sheetbridge's feet. No password: the host can lift it.
         ws.protection.sheet = True
+        ws.protection.formatColumns = False
+        ws.protection.formatRows = False
 
 
 def _save(wb: Workbook, path: Path, tmp_dir: Path | None = None) -> None:

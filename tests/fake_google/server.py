@@ -4,7 +4,8 @@
 protected ranges; Drive permissions) and answers the endpoints gspread and the
 GoogleStore use, with Google-shaped JSON and errors:
 
-- Sheets: spreadsheets get, batchUpdate; values get, batchGet, update, batchUpdate,
+- Sheets: spreadsheets get, batchUpdate (sheets, cells, validation, sizes, merges, protection);
+  values get, batchGet, update, batchUpdate,
   clear, batchClear.
 - Drive: files create, get, list (``q`` with ``appProperties has {...}``, ``trashed``,
   ``mimeType`` and ``name`` terms), update (name, trashed), delete; permissions create,
@@ -73,6 +74,7 @@ class Sheet:
     cells: dict = field(default_factory=dict)        # (row, col) -> CellData json
     col_px: dict = field(default_factory=dict)       # col -> pixel size
     protected: list = field(default_factory=list)    # ProtectedRange json
+    merges: list = field(default_factory=list)       # GridRange json of merged cells
 
     @property
     def id(self) -> int:
@@ -723,6 +725,8 @@ class FakeGoogle:
             entry: dict[str, Any] = {"properties": copy.deepcopy(s.props)}
             if s.protected:
                 entry["protectedRanges"] = copy.deepcopy(s.protected)
+            if s.merges:
+                entry["merges"] = copy.deepcopy(s.merges)
             sheets.append(entry)
         return {"spreadsheetId": f.id,
                 "properties": {"title": f.name, "locale": "en_US", "autoRecalc": "ON_CHANGE",
@@ -825,8 +829,8 @@ class FakeGoogle:
         if not reqs:
             raise ApiError(400, "Must specify at least one request.")
         # Copy on write: cell dicts are replaced, never mutated, inside a batch.
-        work = [Sheet(copy.deepcopy(x.props), dict(x.cells), dict(x.col_px), copy.deepcopy(x.protected))
-                for x in f.sheets]
+        work = [Sheet(copy.deepcopy(x.props), dict(x.cells), dict(x.col_px), copy.deepcopy(x.protected),
+                      copy.deepcopy(x.merges)) for x in f.sheets]
         shadow = File(f.id, f.name, f.mime, f.owner, f.permissions, sheets=work)
         replies = []
         for i, req in enumerate(reqs):
@@ -923,6 +927,7 @@ class FakeGoogle:
             s.props.pop("hidden")
         s.cells = {k: v for k, v in s.cells.items() if k[0] < s.rows and k[1] < s.cols}
         s.col_px = {k: v for k, v in s.col_px.items() if k < s.cols}
+        s.merges = [m for m in s.merges if m["endRowIndex"] <= s.rows and m["endColumnIndex"] <= s.cols]
 
     def _bu_updateSpreadsheetProperties(self, f: File, args: dict, who: str) -> None:
         if "title" in _mask(args.get("fields")) and (args.get("properties") or {}).get("title"):
@@ -1001,6 +1006,47 @@ class FakeGoogle:
                 else:
                     s.col_px[c] = size
 
+    def _bu_mergeCells(self, f: File, args: dict, who: str) -> None:
+        s, r0, r1, c0, c1 = self._bounds(f, args.get("range") or {})
+        self._guard(self.files[f.id], s, r0, r1, c0, c1, who)
+        kind = args.get("mergeType", "MERGE_ALL")
+        if kind == "MERGE_ROWS":
+            parts = [(r, r + 1, c0, c1) for r in range(r0, r1)]
+        elif kind == "MERGE_COLUMNS":
+            parts = [(r0, r1, c, c + 1) for c in range(c0, c1)]
+        else:
+            parts = [(r0, r1, c0, c1)]
+        for a0, a1, b0, b1 in parts:
+            if (a1 - a0) * (b1 - b0) < 2:
+                continue
+            for m in s.merges:
+                if a0 < m["endRowIndex"] and m["startRowIndex"] < a1 and b0 < m["endColumnIndex"] \
+                        and m["startColumnIndex"] < b1:
+                    raise ApiError(400, "You can't merge cells that overlap cells already merged.")
+            s.merges.append({"sheetId": s.id, "startRowIndex": a0, "endRowIndex": a1,
+                             "startColumnIndex": b0, "endColumnIndex": b1})
+            for (r, c) in list(s.cells):   # a merge keeps the first cell's value only
+                if a0 <= r < a1 and b0 <= c < b1 and (r, c) != (a0, b0):
+                    cell = {k: v for k, v in s.cells[(r, c)].items() if k != "userEnteredValue"}
+                    if cell:
+                        s.cells[(r, c)] = cell
+                    else:
+                        s.cells.pop((r, c))
+
+    def _bu_unmergeCells(self, f: File, args: dict, who: str) -> None:
+        s, r0, r1, c0, c1 = self._bounds(f, args.get("range") or {})
+        keep = []
+        for m in s.merges:
+            inside = (r0 <= m["startRowIndex"] and m["endRowIndex"] <= r1 and c0 <= m["startColumnIndex"]
+                      and m["endColumnIndex"] <= c1)
+            touches = (m["startRowIndex"] < r1 and r0 < m["endRowIndex"] and m["startColumnIndex"] < c1
+                       and c0 < m["endColumnIndex"])
+            if touches and not inside:
+                raise ApiError(400, "You must select all cells in a merged range to merge or unmerge them.")
+            if not inside:
+                keep.append(m)
+        s.merges = keep
+
     def _bu_addProtectedRange(self, f: File, args: dict, who: str) -> dict:
         pr = copy.deepcopy(args.get("protectedRange") or {})
         rng = pr.get("range")
@@ -1023,6 +1069,26 @@ class FakeGoogle:
         pr["requestingUserCanEdit"] = who in users
         s.protected.append(pr)
         return {"protectedRange": copy.deepcopy(pr)}
+
+    def _bu_updateProtectedRange(self, f: File, args: dict, who: str) -> None:
+        new = args.get("protectedRange") or {}
+        fields = _mask(args.get("fields"))
+        for s in f.sheets:
+            for pr in s.protected:
+                if pr["protectedRangeId"] != new.get("protectedRangeId"):
+                    continue
+                for key in (list(new) if "*" in fields else fields):
+                    if key == "protectedRangeId":
+                        continue
+                    if key in new and new[key] not in (None, [], {}):
+                        if key == "unprotectedRanges":
+                            for u in new[key]:
+                                self._bounds(f, u)
+                        pr[key] = copy.deepcopy(new[key])
+                    else:
+                        pr.pop(key, None)
+                return None
+        raise ApiError(400, f"No protected range with id: {new.get('protectedRangeId')}")
 
     def _bu_deleteProtectedRange(self, f: File, args: dict, who: str) -> None:
         pid = args.get("protectedRangeId")
