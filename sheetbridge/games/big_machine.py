@@ -105,7 +105,7 @@ FAULTY = "faulty"
 
 COLOR_FILL = {"White": "FFFFFF", "Blue": "5B9BD5", "Black": "404040", "Red": "E06666", "Green": "70AD47"}
 COLOR_FONT = {"Black": "FFFFFF"}
-EMPTY_FILL, FAULTY_FILL = "FFE699", "6B6B00"   # yellow circle, olive X
+EMPTY_FILL, FAULTY_FILL = "FFE699", "808000"   # yellow circle, olive X (black text reads on both)
 STATE_FILL = {"excellent": "C6EFCE", "working": "BDD7EE", "waiting": "D0D0D0", "dead": "F8CBAD"}
 STATE_HELP = {"excellent": "5 points", "working": "1 point", "waiting": "an end is empty", "dead": "a faulty end"}
 
@@ -853,7 +853,7 @@ def machine_blocks(nodes: Sequence[MachineNode], connectors: Sequence[MachineCon
         if part is None:
             cell = Cell(f"{n.node}: empty", fill=EMPTY_FILL, bold=middle)
         elif part.faulty:
-            cell = Cell(f"{n.node}: X faulty", fill=FAULTY_FILL, bold=middle, font="FFFFFF")
+            cell = Cell(f"{n.node}: X faulty", fill=FAULTY_FILL, bold=middle, font="000000")
         else:
             cell = Cell(f"{n.node}: {part.text()}", fill=COLOR_FILL[part.colour], bold=middle,
                         font=COLOR_FONT.get(part.colour))
