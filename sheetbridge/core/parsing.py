@@ -57,6 +57,8 @@ def normalise(text: object) -> str:
     >>> normalise("\u2460 Null")   # a circled one
     '1 Null'
     """
+    if type(text) is str and text.isascii():   # nearly every cell: only the spaces go
+        return text.strip()
     if text is None:
         return ""
     if isinstance(text, bool):
@@ -81,6 +83,8 @@ def _ascii_digit(ch: str) -> str:
 
 def clean(text: object) -> str:
     """Text as typed, read by the one rule (:func:`normalise`). Games call this on every cell."""
+    if type(text) is str and text.isascii():   # the common case without a second call
+        return text.strip()
     return normalise(text)
 
 
@@ -162,6 +166,8 @@ def match_choice(text: object, choices: Iterable[str]) -> str | None:
 
 def is_formula(text: object) -> bool:
     """A cell that holds a formula rather than what the player typed."""
+    if type(text) is str and text.isascii():
+        return text.lstrip().startswith("=")
     return isinstance(text, str) and clean(text).startswith("=")
 
 

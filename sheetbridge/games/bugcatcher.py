@@ -63,7 +63,7 @@ from ..core.game import GameRules
 from ..core.parsing import MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int, yes_no
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
-from ..core.types import (fresh, Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
+from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
                           RoundInput, RoundResult, Section, State, Submission, TableSpec, Tables)
 
@@ -159,7 +159,10 @@ class Node(enum.Enum):
 
 def node_word(n: str) -> str:
     """'B' -> 'border', 'C' -> 'central'."""
-    return Node(n).word
+    return _NODE_WORDS.get(n) or Node(n).word
+
+
+_NODE_WORDS = {"B": "border", "C": "central"}   # node_word is called for every step: no Enum lookup
 
 
 SWAP, GSWAP, IDLE = "swap", "gswap", "idle"
@@ -244,8 +247,27 @@ def parse_blocked(text: Any, cols: int, rows: int) -> tuple[list[tuple[int, int]
 
 
 def blocked_fine(options: Mapping[str, Any]) -> frozenset[tuple[int, int]]:
-    cells, _ = parse_blocked(options.get("blocked_cells", ""), options["columns"], options["rows"])
+    text = options.get("blocked_cells", "")
+    return _blocked_fine(text if isinstance(text, str) else clean(text), options["columns"], options["rows"])
+
+
+@functools.lru_cache(maxsize=64)   # read at every step of every round: parsed once per option value
+def _blocked_fine(text: str, cols: int, rows: int) -> frozenset[tuple[int, int]]:
+    cells, _ = parse_blocked(text, cols, rows)
     return frozenset(cell_fine(*c) for c in cells)
+
+
+@functools.lru_cache(maxsize=64)
+def _blocked_labels(text: Any, cols: int, rows: int) -> tuple[str, ...]:
+    """The blocked cells' labels, in board order (the board fact of every round)."""
+    cells, _ = parse_blocked(text, cols, rows)
+    return tuple(cell_label(*c) for c in cells)
+
+
+@functools.lru_cache(maxsize=16)
+def _board_labels(cols: int, rows: int) -> dict[tuple[int, int], str]:
+    """Every point of the fine grid and its label: a round's facts name a few hundred of them."""
+    return {(X, Y): fine_label((X, Y), cols, rows) for X in range(2 * cols + 1) for Y in range(2 * rows + 1)}
 
 
 def corner_point(c: int, r: int, corner: str) -> tuple[int, int]:
@@ -266,6 +288,11 @@ def point_label(x: int, y: int, cols: int, rows: int) -> str:
 
 def fine_label(fine: Sequence[int], cols: int, rows: int) -> str:
     X, Y = fine
+    return _fine_label(X, Y, cols, rows)
+
+
+@functools.lru_cache(maxsize=4096)   # every fact names its points: a board has a few hundred labels
+def _fine_label(X: int, Y: int, cols: int, rows: int) -> str:
     if X % 2 == 0:
         return point_label(X // 2, Y // 2, cols, rows)
     return cell_label(X // 2, Y // 2)
@@ -306,6 +333,11 @@ def parse_point(node: str, value: Any, cols: int, rows: int) -> tuple[int, int] 
 def parse_action(text: str) -> str | None:
     """A code from the shorthand or the long form: 'BD', 'border node path down', 'color swap'
     (R30, R33, R36); 'gswap' / 'garnet swap' for the garnet swap (R15). None if unreadable."""
+    return _parse_action(text) if isinstance(text, str) else _parse_action(clean(text))
+
+
+@functools.lru_cache(maxsize=1024)   # players type the same few codes over and over
+def _parse_action(text: str) -> str | None:
     s = clean(text).casefold()
     s = re.sub(r"^\d+\s*[.):]\s*", "", s)          # "1. BD"
     s = re.sub(r"[^a-z ]", " ", s)
@@ -356,6 +388,11 @@ def parse_shape(text: str) -> str | None:
 
 def shape_variants(shape: str, rotate: bool = True, reflect: bool = True, either_end: bool = True) -> list[str]:
     """Every way the shape may be built (R59): rotations, reflections, both directions of travel."""
+    return list(_shape_variants(shape, bool(rotate), bool(reflect), bool(either_end)))
+
+
+@functools.lru_cache(maxsize=256)   # every mission is checked for every player every round
+def _shape_variants(shape: str, rotate: bool, reflect: bool, either_end: bool) -> tuple[str, ...]:
     forms = {shape}
     if reflect:
         forms |= {"".join(MIRROR[m] for m in f) for f in forms}
@@ -371,7 +408,7 @@ def shape_variants(shape: str, rotate: bool = True, reflect: bool = True, either
         forms |= {"".join(MIRROR[m] for m in f) for f in forms}
     if either_end:
         forms |= {"".join(INVERSE[m] for m in reversed(f)) for f in forms}
-    return sorted(forms)
+    return tuple(sorted(forms))
 
 
 def shape_revisits(shape: str) -> bool:
@@ -509,8 +546,12 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
     def lbl(f: Sequence[int]) -> str:
         return fine_label(f, cols, rows)
 
+    crossing_first = opts["crossing_before_arrival"]
+    stop_offboard = opts["offboard_policy"] == "stop_node"
+    per_action = opts["collision_count_mode"] == "per_action"
     for k in range(1, steps + 1):
-        proposals: list[dict[str, Any]] = []
+        # A proposal: [player, node, code, segment, its midpoint, hits (case, other player)].
+        proposals: list[list[Any]] = []
         for p in players:
             if k > len(slots[p]):
                 continue
@@ -534,60 +575,61 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                 continue
             off = not on_board(to, cols, rows)
             if off or (n == "C" and to in blocked):     # E5; a blocked cell is no gray square (A36)
-                if opts["offboard_policy"] == "stop_node":
+                if stop_offboard:
                     stopped[p][n] = True
                 events[p].append(Event(k, code, "offboard" if off else "blocked", frm=frm, to=to,
                                        colour=node_colour(p, n)))
                 continue
-            proposals.append({"p": p, "n": n, "code": code, "seg": Segment(p, n, frm, to, node_colour(p, n), k),
-                              "hits": []})
+            proposals.append([p, n, code, Segment(p, n, frm, to, node_colour(p, n), k),
+                              ((frm[0] + to[0]) // 2, (frm[1] + to[1]) // 2), []])
+        if not proposals:
+            continue
         # half-step: crossings of a central and a border path of the same colour (cases 3, 4)
+        by_mid: dict[tuple[int, int], list[list[Any]]] = {}
         for pr in proposals:
-            seg = pr["seg"]
-            for old in placed_at.get(seg.mid, []):
+            by_mid.setdefault(pr[4], []).append(pr)
+        for pr in proposals:
+            seg, mid, hits = pr[3], pr[4], pr[5]
+            for old in placed_at.get(mid, ()):
                 if old.node != seg.node and old.colour == seg.colour:
-                    pr["hits"].append((4, old.player))
-            for o in proposals:
-                s2 = o["seg"]
-                if o is not pr and s2.mid == seg.mid and s2.node != seg.node and s2.colour == seg.colour:
-                    pr["hits"].append((3, o["p"]))
+                    hits.append((4, old.player))
+            for o in by_mid[mid]:
+                s2 = o[3]
+                if o is not pr and s2.node != seg.node and s2.colour == seg.colour:
+                    hits.append((3, o[0]))
         # arrivals (cases 1, 2)
-        pool = [pr for pr in proposals if not pr["hits"]] if opts["crossing_before_arrival"] else proposals
-        free = []
+        pool = [pr for pr in proposals if not pr[5]] if crossing_first else proposals
+        by_target: dict[tuple[int, int], list[list[Any]]] = {}
         for pr in pool:
-            owner = claimed.get(pr["seg"].to)
+            owner = claimed.get(pr[3].to)
             if owner is not None:
-                pr["hits"].append((1, owner))
+                pr[5].append((1, owner))
             else:
-                free.append(pr)
-        by_target: dict[tuple[int, int], list[dict[str, Any]]] = {}
-        for pr in free:
-            by_target.setdefault(pr["seg"].to, []).append(pr)
+                by_target.setdefault(pr[3].to, []).append(pr)
         for group in by_target.values():
             if len(group) > 1:
                 for pr in group:
-                    pr["hits"].extend((2, o["p"]) for o in group if o is not pr)
+                    pr[5].extend((2, o[0]) for o in group if o is not pr)
         # apply
-        for pr in proposals:
-            p, n, seg = pr["p"], pr["n"], pr["seg"]
-            if pr["hits"]:
+        for p, n, code, seg, mid, found in proposals:
+            if found:
                 stopped[p][n] = True
-                count = 1 if opts["collision_count_mode"] == "per_action" else len(pr["hits"])
+                count = 1 if per_action else len(found)
                 collisions[p] += count
-                hits = tuple(sorted(pr["hits"]))
-                events[p].append(Event(k, pr["code"], "collision", hits[0][0], tuple(sorted({o for _, o in hits})),
+                hits = tuple(sorted(found))
+                events[p].append(Event(k, code, "collision", hits[0][0], tuple(sorted({o for _, o in hits})),
                                        seg.frm, seg.to, seg.colour, hits, count))
-                log.append(f"step {k}: {p} {pr['code']} {lbl(seg.frm)} -> {lbl(seg.to)} ({seg.colour}): "
+                log.append(f"step {k}: {p} {code} {lbl(seg.frm)} -> {lbl(seg.to)} ({seg.colour}): "
                            + "; ".join(f"case {c} with {o}" for c, o in hits))
             else:
                 segments.append(seg)
-                placed_at.setdefault(seg.mid, []).append(seg)
+                placed_at.setdefault(mid, []).append(seg)
                 claimed[seg.to] = p
                 pos[p][n] = seg.to
                 paths[p] += 1
-                moves[p][n] += pr["code"][1]
+                moves[p][n] += code[1]
                 move_steps[p][n].append(k)
-                events[p].append(Event(k, pr["code"], "placed", frm=seg.frm, to=seg.to, colour=seg.colour))
+                events[p].append(Event(k, code, "placed", frm=seg.frm, to=seg.to, colour=seg.colour))
     return PathResult(segments, {p: {n: pos[p][n] for n in "BC"} for p in players}, colour, paths,
                       collisions, moves, events, log, move_steps)
 
@@ -668,9 +710,38 @@ def _flag(text: str, default: bool) -> bool | None:
 
 def read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str, Any]], list[str]]:
     """The missions table, read once per distinct content (it is read every round): a fresh copy."""
-    key = None if table is None else tuple(tuple("" if v is None else str(v) for v in row) for row in table)
-    missions, problems = _read_missions_cached(key)
-    return fresh(missions), list(problems)
+    missions, problems = _read_missions_cached(_table_key(table))
+    return [_mission_copy(m) for m in missions], list(problems)
+
+
+def _mission_copy(m: Mapping[str, Any]) -> dict[str, Any]:
+    """A mission record to write into: its lists (accepted, completers, penalized) are its only containers."""
+    out = dict(m)
+    for key in _MISSION_LISTS:
+        if key in out:
+            out[key] = list(out[key])
+    return out
+
+
+_MISSION_LISTS = ("accepted", "completers", "penalized")
+
+
+_last_table: list[Any] = [None, None]   # [the last table read, as lists of text; its key]
+
+
+def _table_key(table: Sequence[Sequence[str]] | None) -> tuple[tuple[str, ...], ...] | None:
+    """The table as a hashable key ("" for a blank cell). The same table comes every round: when it
+    equals the last one (text for text) its key is reused instead of built and hashed again."""
+    if table is None:
+        return None
+    last, key = _last_table
+    if last is not None and table == last:
+        return key
+    key = tuple(tuple("" if v is None else str(v) for v in row) for row in table)
+    rows = [list(row) for row in table]
+    # Only text compares equal only to the same text (1 == 1.0 would reuse the wrong key).
+    _last_table[:] = [rows if all(type(v) is str for row in rows for v in row) else None, key]
+    return key
 
 
 @functools.lru_cache(maxsize=8)
@@ -799,6 +870,27 @@ def mission_short(m: Mapping[str, Any]) -> str:
     return (f"[{m['id']}] {m['name']}: {what}, +{m['reward']}"
             + (f", {m['penalty']} on failure" if m["penalty"] else "")
             + (f", until the end of round {end}" if end else ", until completed"))
+
+
+def _round_copy(state: State) -> State:
+    """The state a round resolves into. Only what a round writes in place is copied (a JSON round trip
+    of the whole state cost more than the round): the per-player dicts whose values it replaces, the
+    histories it appends to, the missions it updates. Options, players, the board and the final result
+    are never written in place (the board and the result are replaced)."""
+    st = dict(state)
+    for key in ("nodes", "border_colour", "fireflies", "missions_completed", "collisions", "last_actions"):
+        if key in st:
+            st[key] = dict(st[key])
+    if "history" in st:
+        st["history"] = {p: list(h) for p, h in st["history"].items()}
+    if "pending_manual" in st:
+        st["pending_manual"] = list(st["pending_manual"])
+    # A round writes only open missions presented by now (acceptances, completions, penalties,
+    # closing); later ones are replaced from the table, finished ones are only read.
+    r = st["round"]
+    st["missions"] = [_mission_copy(m) if m["status"] == "open" and m["round"] <= r else m
+                      for m in st["missions"]]
+    return st
 
 
 # ------------------------------------------------------------- pregame (A26-A30)
@@ -1566,9 +1658,8 @@ class Bugcatcher(GameRules):
                 for m in self._board(st, r)]
 
     def _board_fact(self, st: State, r: int) -> BugcatcherBoard:
-        blocked, _ = parse_blocked(st["options"]["blocked_cells"], *self._dims(st))
         return BugcatcherBoard(r, st["options"]["columns"], st["options"]["rows"],
-                               tuple(cell_label(*c) for c in blocked))
+                               _blocked_labels(st["options"]["blocked_cells"], *self._dims(st)))
 
     # ---- forms ------------------------------------------------------------
     def form(self, state: State, player: str) -> Form:
@@ -1904,7 +1995,7 @@ class Bugcatcher(GameRules):
 
     # ---- resolution ---------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = fresh(state)
+        st = _round_copy(state)
         if st["round"] == 0:
             return self._resolve_pregame(st, round_input, rng)
         return self._resolve_round(st, round_input, rng)
@@ -1914,7 +2005,7 @@ class Bugcatcher(GameRules):
         table = tables.get(MISSIONS_TABLE) if tables else None
         if table is None:
             return
-        loaded, problems = read_missions(table)
+        loaded, problems = _read_missions_cached(_table_key(table))   # shared: copied below when kept
         for p in problems:
             host_log.append(f"missions table: {p}; that mission is left out")
         kept = [m for m in st["missions"] if m["round"] <= after]
@@ -1926,7 +2017,7 @@ class Bugcatcher(GameRules):
                 host_log.append(f"missions table: id {m['id']} was already used by an earlier mission; "
                                 "the new one is left out")
                 continue
-            kept.append(m)
+            kept.append(_mission_copy(m))
         st["missions"] = kept
         nxt = after + 1
         if nxt <= st["options"]["rounds"]:
@@ -2047,8 +2138,13 @@ class Bugcatcher(GameRules):
         st.setdefault("last_actions", {p: [] for p in players})     # states recorded before these keys
         st.setdefault("pending_manual", [])
 
+        labels = _board_labels(cols, rows)
+
         def lbl(fine: Sequence[int]) -> str:
-            return fine_label(fine, cols, rows)
+            try:
+                return labels[fine]
+            except (KeyError, TypeError):   # a point off the board, or a list
+                return fine_label(fine, cols, rows)
 
         # 1. Intake (E1-E4, E11): the list that runs for each player.
         plans: dict[str, list[str]] = {}
@@ -2082,17 +2178,22 @@ class Bugcatcher(GameRules):
         res = run_paths(starts, start_colour, plans, opts)
         host_log += res.log
         for p in players:
+            aud = breakdown(p)
             for ev in res.events[p]:
-                node = node_word(ev.node) if ev.node else ""
+                code, frm, to, hits = ev.code, ev.frm, ev.to, ev.hits
+                node = _NODE_WORDS[code[0]] if code in PATH_CODES else ""
                 off = ev.result == "offboard"
+                if hits:
+                    cases = tuple(sorted({c for c, _ in hits}))
+                    self_cases = tuple(sorted({c for c, _ in hits} - {c for c, o in hits if o != p}))
+                else:
+                    cases = self_cases = ()
                 facts.append(ActionStep(
-                    p, ev.step, ev.code, node, ev.result,
-                    own_xy(ev.frm) if ev.frm else None, own_xy(ev.to) if ev.to else None,
-                    lbl(ev.frm) if ev.frm else "", lbl(ev.to) if ev.to and not off else "", ev.colour,
-                    tuple(sorted({c for c, _ in ev.hits})),
-                    tuple(sorted({c for c, _ in ev.hits} - {c for c, o in ev.hits if o != p})),
-                    1 if costs_energy(ev.code) else 0, 1 if ev.code == GSWAP else 0, ev.counted,
-                    audience=breakdown(p)))
+                    p, ev.step, code, node, ev.result,
+                    own_xy(frm) if frm else None, own_xy(to) if to else None,
+                    lbl(frm) if frm else "", lbl(to) if to and not off else "", ev.colour, cases, self_cases,
+                    1 if code in PATH_CODES or code == SWAP else 0, 1 if code == GSWAP else 0, ev.counted,
+                    audience=aud))
                 if ev.result == "collision":
                     facts.append(CollisionRecord(ev.step, p, ev.code, node, lbl(ev.to),
                                                  tuple(CollisionHit(c, o) for c, o in ev.hits), ev.counted,
@@ -2797,13 +2898,16 @@ class Bugcatcher(GameRules):
             if x < 0.1:
                 break
             n = rng.choice("BC")
-            steps = {d: (pos[n][0] + 2 * DIRS[d][0], pos[n][1] + 2 * DIRS[d][1]) for d in "UDLR"}
-            dirs = [d for d in "UDLR" if on_board(steps[d], cols, rows) and steps[d] not in own
-                    and not (n == "C" and steps[d] in blocked)]
+            x0, y0 = pos[n]
+            dirs = []
+            for d, (dx, dy) in DIRS.items():        # U D L R, in that order
+                step = (x0 + 2 * dx, y0 + 2 * dy)
+                if (0 <= step[0] <= 2 * cols and 0 <= step[1] <= 2 * rows and step not in own   # on the board
+                        and not (n == "C" and step in blocked)):
+                    dirs.append((d, step))
             if not dirs:
                 continue
-            d = rng.choice(dirs)
-            pos[n] = (pos[n][0] + 2 * DIRS[d][0], pos[n][1] + 2 * DIRS[d][1])
+            d, pos[n] = rng.choice(dirs)
             own.add(pos[n])
             codes.append(n + d)
         if rng.random() < 0.1:
