@@ -36,7 +36,7 @@ from .core.facts import visible
 from .core.game import get_game
 from .core.match import Match, parse_options
 from .core.rng import Rng
-from .core.types import Form, RawSubmission, Report
+from .core.types import Form, RawSubmission, Report, Tables
 
 
 class PlayerView:
@@ -118,7 +118,8 @@ def _view(m: Match, player: str, told: _Told | None = None) -> PlayerView:
 def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Sequence[str],
               options: Mapping[str, Any] | None = None, garnets: int = 10) -> dict:
     """One whole game; returns one row of results (plain data)."""
-    m = Match.new(game_id, players, seed=seed, options=options, garnets={p: garnets for p in players})
+    m = Match.new(game_id, players, seed=seed, options=options, garnets={p: garnets for p in players},
+                  tables=_default_tables(game_id))
     m.checks = False   # the purity check runs in the tests, not on every simulated round
     rng = Rng.from_seed(seed, "simulated players")
     fns = {p: find_strategy(strategies[i % len(strategies)], game_id) for i, p in enumerate(players)}
@@ -145,10 +146,24 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
         row[f"garnets:{i}"] = balances[p]
         row[f"won:{i}"] = p in out.winners
         row[f"ec:{i}"] = p == out.elimination_candidate
-    counts = Counter(type(f).__name__ for rec in m.rounds for f in rec.facts)
-    for name, n in counts.items():
-        row[f"fact:{name}"] = n
+    counts: Counter[type] = Counter()
+    for rec in m.rounds:
+        counts.update(map(type, rec.facts))
+    for cls, n in counts.items():   # by name, in the order first seen (two classes may share a name)
+        row[f"fact:{cls.__name__}"] = row.get(f"fact:{cls.__name__}", 0) + n
     return row
+
+
+_TABLES: dict[str, Tables] = {}
+
+
+def _default_tables(game_id: str) -> Tables:
+    """The game's shipped content tables, read from disk once a process rather than once a game
+    (a match copies them, so every game still starts from its own)."""
+    if game_id not in _TABLES:
+        from .templates import default_tables
+        _TABLES[game_id] = default_tables(get_game(game_id))
+    return _TABLES[game_id]
 
 
 @strategy("random")

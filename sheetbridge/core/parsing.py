@@ -196,6 +196,39 @@ def host_flag(text: object) -> bool | None:
     return None
 
 
+def table_key(rect: Sequence[Sequence[object]] | None) -> tuple[tuple[str, ...], ...] | None:
+    """A host's content table as a hashable key (rows of text, "" for a blank cell), so that what a
+    game reads from it can be cached by content. Games read their tables every round; when the same
+    table object comes back with the same text, the key it had is reused rather than built again.
+
+    >>> rect = [["id", "reward"], ["J1", 6]]
+    >>> table_key(rect)
+    (('id', 'reward'), ('J1', '6'))
+    >>> table_key(rect) is table_key(rect), table_key(None)
+    (False, None)
+    >>> text = [["id", "reward"], ["J1", "6"]]
+    >>> table_key(text) is table_key(text)
+    True
+    """
+    if rect is None:
+        return None
+    seen = _TABLE_KEYS.get(id(rect))
+    if seen is not None and seen[0] is rect and rect == seen[1]:
+        return seen[2]
+    key = tuple(tuple("" if v is None else str(v) for v in row) for row in rect)
+    snapshot = [list(row) for row in rect]
+    # Only a table of text is remembered: text equals only the same text (1 == 1.0 == True would not do).
+    if type(rect) is list and all(type(row) is list for row in rect) and \
+            all(type(v) is str for row in snapshot for v in row):
+        if len(_TABLE_KEYS) >= 64:
+            _TABLE_KEYS.clear()
+        _TABLE_KEYS[id(rect)] = (rect, snapshot, key)   # holding the table keeps its id from being reused
+    return key
+
+
+_TABLE_KEYS: dict[int, tuple[object, list[list[object]], tuple[tuple[str, ...], ...]]] = {}
+
+
 def split_list(text: object, seps: Sequence[str] = (",", ";", " ")) -> list[str]:
     """Items of a typed list: "1, 5 ;9" -> ["1", "5", "9"]."""
     s = clean(text)

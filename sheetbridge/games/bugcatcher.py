@@ -60,7 +60,8 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
-from ..core.parsing import MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int, yes_no
+from ..core.parsing import (MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int,
+                            table_key, yes_no)
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
@@ -710,7 +711,7 @@ def _flag(text: str, default: bool) -> bool | None:
 
 def read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str, Any]], list[str]]:
     """The missions table, read once per distinct content (it is read every round): a fresh copy."""
-    missions, problems = _read_missions_cached(_table_key(table))
+    missions, problems = _read_missions_cached(table_key(table))
     return [_mission_copy(m) for m in missions], list(problems)
 
 
@@ -724,24 +725,6 @@ def _mission_copy(m: Mapping[str, Any]) -> dict[str, Any]:
 
 
 _MISSION_LISTS = ("accepted", "completers", "penalized")
-
-
-_last_table: list[Any] = [None, None]   # [the last table read, as lists of text; its key]
-
-
-def _table_key(table: Sequence[Sequence[str]] | None) -> tuple[tuple[str, ...], ...] | None:
-    """The table as a hashable key ("" for a blank cell). The same table comes every round: when it
-    equals the last one (text for text) its key is reused instead of built and hashed again."""
-    if table is None:
-        return None
-    last, key = _last_table
-    if last is not None and table == last:
-        return key
-    key = tuple(tuple("" if v is None else str(v) for v in row) for row in table)
-    rows = [list(row) for row in table]
-    # Only text compares equal only to the same text (1 == 1.0 would reuse the wrong key).
-    _last_table[:] = [rows if all(type(v) is str for row in rows for v in row) else None, key]
-    return key
 
 
 @functools.lru_cache(maxsize=8)
@@ -2005,7 +1988,7 @@ class Bugcatcher(GameRules):
         table = tables.get(MISSIONS_TABLE) if tables else None
         if table is None:
             return
-        loaded, problems = _read_missions_cached(_table_key(table))   # shared: copied below when kept
+        loaded, problems = _read_missions_cached(table_key(table))   # shared: copied below when kept
         for p in problems:
             host_log.append(f"missions table: {p}; that mission is left out")
         kept = [m for m in st["missions"] if m["round"] <= after]
