@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 # Hyphen, non-breaking hyphen, figure dash, en dash, em dash, minus sign, small and fullwidth
@@ -158,10 +159,21 @@ def int_reason(text: object) -> str:
 def match_choice(text: object, choices: Iterable[str]) -> str | None:
     """The choice the text names, ignoring case and surrounding spaces; None if none."""
     s = clean(text).casefold()
+    if type(choices) is tuple:   # a game's fixed choices: looked up, not scanned
+        return _folded(choices).get(s)
     for c in choices:
         if c.casefold() == s:
             return c
     return None
+
+
+@lru_cache(maxsize=256)
+def _folded(choices: tuple[str, ...]) -> dict[str, str]:
+    """Each choice by its case-folded text; the first of two that fold alike, as a scan finds it."""
+    out: dict[str, str] = {}
+    for c in choices:
+        out.setdefault(c.casefold(), c)
+    return out
 
 
 def is_formula(text: object) -> bool:
