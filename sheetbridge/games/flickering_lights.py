@@ -274,6 +274,11 @@ def grid_problem(g: Grid, names: Sequence[str], where: str) -> str | None:
 
 
 def orbits(name: str) -> list[list[Square]]:
+    return [list(o) for o in _orbits(name)]
+
+
+@functools.lru_cache(maxsize=16)   # every generated grid walks the orbits of its symmetry
+def _orbits(name: str) -> tuple[tuple[Square, ...], ...]:
     seen: set = set()
     out = []
     for s in ALL_SQUARES:
@@ -285,20 +290,21 @@ def orbits(name: str) -> list[list[Square]]:
             orb.append(t)
             t = apply_t(name, t)
         seen.update(orb)
-        out.append(orb)
-    return out
+        out.append(tuple(orb))
+    return tuple(out)
 
 
+@functools.lru_cache(maxsize=16)
 def capacity(name: str) -> int:
     """The most red squares a grid symmetric under `name` can hold."""
-    return sum({1: 0, 2: 1, 4: 2}[len(o)] for o in orbits(name))
+    return sum({1: 0, 2: 1, 4: 2}[len(o)] for o in _orbits(name))
 
 
 def generate_grid(rng: Rng, name: str, red_count: int) -> Grid:
     """A seeded grid whose `red_count` red squares map onto the blue ones under `name` (A16)."""
     g: Grid = {s: GRAY for s in ALL_SQUARES}
     left = min(red_count, capacity(name))
-    orbs = rng.shuffled([o for o in orbits(name) if len(o) > 1])
+    orbs = rng.shuffled([o for o in _orbits(name) if len(o) > 1])
     singles = []
     for o in orbs:
         if left <= 0:
@@ -667,10 +673,13 @@ def recolor(colors: Grid, values: Mapping[Square, int], options: Mapping[str, An
     tie = colors if tie is None else tie
     sources = [(s, x, spread[s]) for s, x in sorted(values.items()) if x >= 1 and spread[s] in (RED, BLUE)]
     out: Grid = {}
+    chebyshev = metric == "chebyshev"
     for sq in ALL_SQUARES:
         best: dict[str, int] = {}
-        for s, x, col in sources:
-            if distance(s, sq, metric) <= x:
+        c, r = sq
+        for (sc, sr), x, col in sources:   # distance(), inlined: 64 squares times every source
+            dc, dr = abs(sc - c), abs(sr - r)
+            if ((dc if dc > dr else dr) if chebyshev else dc + dr) <= x:
                 best[col] = min(best.get(col, x), x)
         if len(best) == 1:
             out[sq] = next(iter(best))
