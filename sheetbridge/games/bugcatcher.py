@@ -635,6 +635,60 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                       collisions, moves, events, log, move_steps)
 
 
+def walk_alone(start: Mapping[str, Sequence[int]], border_colour: str, codes: Sequence[str],
+               options: Mapping[str, Any]) -> list[Event]:
+    """The steps of one player's plan that fail with nobody else on the board (offboard, blocked,
+    collision: a self-collision), as :func:`run_paths` finds them for that player alone. Every
+    submission is walked like this to warn the player, so it skips the bookkeeping of a whole
+    round; the rules are the same (tests/test_fast_paths.py runs both on many plans).
+
+    >>> [(e.step, e.code, e.result) for e in walk_alone({"B": point_fine(0, 0), "C": cell_fine(0, 0)}, BLUE,
+    ...                                                    ["BU", "CD", "CU", "CU"], DEFAULTS)]
+    [(1, 'BU', 'offboard'), (3, 'CU', 'collision')]
+    """
+    opts = {**DEFAULTS, **options}
+    cols, rows = opts["columns"], opts["rows"]
+    blocked = blocked_fine(opts)
+    colour = border_colour
+    pos = {"B": tuple(start["B"]), "C": tuple(start["C"])}
+    stopped = {"B": False, "C": False}
+    claimed = {pos["B"], pos["C"]} if opts["start_nodes_claimed"] else set()
+    placed: dict[tuple[int, int], list[tuple[str, str]]] = {}   # midpoint -> (node, colour) of placed paths
+    stop_node = opts["offboard_policy"] == "stop_node"
+    out: list[Event] = []
+    for k, (flips, code) in enumerate(_slots(codes, opts["gswap_takes_step"]), start=1):
+        for _ in range(flips):
+            colour = other(colour)
+        if code is None or code == IDLE:
+            continue
+        if code in (SWAP, GSWAP):
+            colour = other(colour)
+            continue
+        n, (dx, dy) = code[0], DIRS[code[1]]
+        frm = pos[n]
+        to = (frm[0] + 2 * dx, frm[1] + 2 * dy)
+        if stopped[n]:
+            continue
+        off = not on_board(to, cols, rows)
+        if off or (n == "C" and to in blocked):
+            if stop_node:
+                stopped[n] = True
+            out.append(Event(k, code, "offboard" if off else "blocked", frm=frm, to=to))
+            continue
+        seg_colour = colour if n == "B" else other(colour)
+        mid = ((frm[0] + to[0]) // 2, (frm[1] + to[1]) // 2)
+        # a crossing of the other node's earlier path of the same colour (case 4), else an arrival on a
+        # claimed point (case 1); alone, nothing else can happen (cases 2 and 3 need two paths at once)
+        if any(node != n and c == seg_colour for node, c in placed.get(mid, ())) or to in claimed:
+            stopped[n] = True
+            out.append(Event(k, code, "collision", frm=frm, to=to))
+            continue
+        placed.setdefault(mid, []).append((n, seg_colour))
+        claimed.add(to)
+        pos[n] = to
+    return out
+
+
 # ------------------------------------------------------------- intake (E1-E4)
 
 def clean_plan(codes: Sequence[str], has_garnet: bool, options: Mapping[str, Any],
@@ -1941,11 +1995,10 @@ class Bugcatcher(GameRules):
         nodes = state["nodes"].get(player)
         if not nodes:
             return []
-        res = run_paths({player: nodes}, {player: state["border_colour"][player]}, {player: list(codes)}, opts)
         step_rows = list(code_rows) if opts["gswap_takes_step"] else \
             [r for r, c in zip(code_rows, codes) if c != GSWAP]
         out = []
-        for ev in res.events[player]:
+        for ev in walk_alone(nodes, state["border_colour"][player], codes, opts):
             where = f"action {step_rows[ev.step - 1]}" if ev.step - 1 < len(step_rows) else f"step {ev.step}"
             if ev.result == "offboard":
                 out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
