@@ -146,6 +146,8 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
         row[f"garnets:{i}"] = balances[p]
         row[f"won:{i}"] = p in out.winners
         row[f"ec:{i}"] = p == out.elimination_candidate
+    for rec in m.rounds:   # the match is done with: without its records' way back to it, it is freed at once
+        rec._renderer = None
     counts: Counter[type] = Counter()
     for rec in m.rounds:
         counts.update(map(type, rec.facts))
@@ -174,21 +176,23 @@ def _random(view: PlayerView, rng: Rng) -> RawSubmission | None:  # pragma: no c
 def _chunk(args: tuple) -> list[dict]:
     game_id, players, seeds, strategies, options = args
     rows = []
-    with _collect_between_games():
+    with _few_collections():
         for s in seeds:
             rows.append(play_game(game_id, players, s, strategies, options))
-            gc.collect()
+            if gc.get_count()[0] > 200_000:   # only if something left reference cycles behind
+                gc.collect()
     return rows
 
 
 @contextmanager
-def _collect_between_games() -> Iterator[None]:
-    """Collect cyclic garbage once a game instead of whenever allocations pile up.
+def _few_collections() -> Iterator[None]:
+    """No automatic garbage collection while games are played.
 
-    A game allocates many small objects that live until it ends (states, facts, records); the
-    automatic collector walks them again and again, a fifth to a third of the time. Objects alive
-    before the games (modules, pandas) are frozen out of the walk meanwhile, so one collection after
-    each game costs little. Everything is as it was afterwards.
+    A game allocates many small objects that live until it ends (states, facts, records), and the
+    automatic collector walks them again and again: a fifth to a third of the time. They need no
+    walk: play_game leaves no reference cycle, so each game is freed as it ends, and _chunk collects
+    only if allocations pile up anyway. Objects alive before (modules, pandas) are frozen out of
+    such a walk meanwhile. Everything is as it was afterwards.
     """
     enabled = gc.isenabled()
     freeze = gc.get_freeze_count() == 0   # someone else's frozen objects are left as they are
