@@ -225,7 +225,12 @@ def cell_label(c: int, r: int) -> str:
 
 def parse_cell(text: str, cols: int, rows: int) -> tuple[int, int] | None:
     """'C3' -> (2, 2); None when it is not a cell of this board."""
-    m = re.fullmatch(r"([A-Za-z])\s*(\d{1,2})", clean(text))
+    return _parse_cell(text if type(text) is str else clean(text), cols, rows)
+
+
+@functools.lru_cache(maxsize=2048)   # every pregame list and label is read this way
+def _parse_cell(text: str, cols: int, rows: int) -> tuple[int, int] | None:
+    m = _CELL.fullmatch(clean(text))
     if not m:
         return None
     c, r = ord(m.group(1).upper()) - ord("A"), int(m.group(2)) - 1
@@ -271,6 +276,12 @@ def _board_labels(cols: int, rows: int) -> dict[tuple[int, int], str]:
     return {(X, Y): fine_label((X, Y), cols, rows) for X in range(2 * cols + 1) for Y in range(2 * rows + 1)}
 
 
+@functools.lru_cache(maxsize=16)
+def _board_coords(cols: int, rows: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """Every point of the fine grid and its node's own coordinates (own_xy)."""
+    return {(X, Y): own_xy((X, Y)) for X in range(2 * cols + 1) for Y in range(2 * rows + 1)}
+
+
 def corner_point(c: int, r: int, corner: str) -> tuple[int, int]:
     """The lattice point of a cell corner (A3): C1 BR = D1 BL = C2 UR = D2 UL = (3, 1)."""
     return (c + (1 if corner in ("UR", "BR") else 0), r + (1 if corner in ("BL", "BR") else 0))
@@ -299,8 +310,17 @@ def _fine_label(X: int, Y: int, cols: int, rows: int) -> str:
     return cell_label(X // 2, Y // 2)
 
 
+_CELL = re.compile(r"([A-Za-z])\s*(\d{1,2})")
+_NOT_LOWER = re.compile(r"[^a-z ]")
+
+
 def parse_corner(text: str) -> str | None:
-    s = re.sub(r"[^a-z ]", " ", clean(text).casefold())
+    return _parse_corner(text if type(text) is str else clean(text))
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_corner(text: str) -> str | None:
+    s = _NOT_LOWER.sub(" ", clean(text).casefold())
     s = " ".join(s.split())
     return CORNER_ALIASES.get(s) or CORNER_ALIASES.get(s.replace(" ", ""))
 
@@ -449,7 +469,7 @@ def matches(moves: str, variants: Sequence[str], anywhere: bool) -> bool:
 
 # ------------------------------------------------------------- the path engine
 
-@dataclass
+@dataclass(slots=True)   # a few hundred a round: slots make them quicker to make
 class Event:
     """What one step did for one player; the game turns these into ActionStep facts."""
     step: int
@@ -468,7 +488,7 @@ class Event:
         return self.code[0] if is_path(self.code) else ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     player: str
     node: str
@@ -541,9 +561,6 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
     slots = {p: _slots(plans.get(p, ()), opts["gswap_takes_step"]) for p in players}
     steps = max((len(s) for s in slots.values()), default=0)
 
-    def node_colour(p: str, n: str) -> str:
-        return colour[p] if n == "B" else other(colour[p])
-
     def lbl(f: Sequence[int]) -> str:
         return fine_label(f, cols, rows)
 
@@ -563,7 +580,7 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                 continue
             if code in (SWAP, GSWAP):
                 colour[p] = other(colour[p])
-                events[p].append(Event(k, code, "swap", colour=colour[p]))
+                events[p].append(Event(k, code, "swap", 0, (), None, None, colour[p]))
                 continue
             if code == IDLE:
                 events[p].append(Event(k, code, "idle"))
@@ -571,17 +588,17 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
             n, d = code[0], DIRS[code[1]]
             frm = pos[p][n]
             to = (frm[0] + 2 * d[0], frm[1] + 2 * d[1])
+            node_col = colour[p] if n == "B" else other(colour[p])
             if stopped[p][n]:
-                events[p].append(Event(k, code, "stopped", frm=frm, to=to, colour=node_colour(p, n)))
+                events[p].append(Event(k, code, "stopped", 0, (), frm, to, node_col))
                 continue
-            off = not on_board(to, cols, rows)
+            off = not (0 <= to[0] <= 2 * cols and 0 <= to[1] <= 2 * rows)   # on_board, inlined
             if off or (n == "C" and to in blocked):     # E5; a blocked cell is no gray square (A36)
                 if stop_offboard:
                     stopped[p][n] = True
-                events[p].append(Event(k, code, "offboard" if off else "blocked", frm=frm, to=to,
-                                       colour=node_colour(p, n)))
+                events[p].append(Event(k, code, "offboard" if off else "blocked", 0, (), frm, to, node_col))
                 continue
-            proposals.append([p, n, code, Segment(p, n, frm, to, node_colour(p, n), k),
+            proposals.append([p, n, code, Segment(p, n, frm, to, node_col, k),
                               ((frm[0] + to[0]) // 2, (frm[1] + to[1]) // 2), []])
         if not proposals:
             continue
@@ -630,9 +647,12 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                 paths[p] += 1
                 moves[p][n] += code[1]
                 move_steps[p][n].append(k)
-                events[p].append(Event(k, code, "placed", frm=seg.frm, to=seg.to, colour=seg.colour))
+                events[p].append(Event(k, code, "placed", 0, (), seg.frm, seg.to, seg.colour))
     return PathResult(segments, {p: {n: pos[p][n] for n in "BC"} for p in players}, colour, paths,
                       collisions, moves, events, log, move_steps)
+
+
+_ACTIONS_ALLOWED = "one of " + ", ".join(ACTION_CHOICES) + " (or the long form, e.g. 'border node path down')"
 
 
 def walk_alone(start: Mapping[str, Sequence[int]], border_colour: str, codes: Sequence[str],
@@ -1909,14 +1929,14 @@ class Bugcatcher(GameRules):
     def _parse_round(self, state: State, player: str, raw: RawSubmission) -> Submission:
         opts = state["options"]
         problems: list[Problem] = []
-        allowed = "one of " + ", ".join(ACTION_CHOICES) + " (or the long form, e.g. 'border node path down')"
-        rows_ = list(raw.get("actions") or [])
-        last_filled = max((i for i, row in enumerate(rows_) if clean(row.get("action", ""))), default=-1)
+        allowed = _ACTIONS_ALLOWED
+        texts = [clean(row.get("action", "")) for row in (raw.get("actions") or [])]
+        while texts and not texts[-1]:   # rows after the last filled one are not read
+            texts.pop()
         codes: list[tuple[int, str]] = []   # (sheet row, code)
-        for i, row in enumerate(rows_[:last_filled + 1]):
-            text = clean(row.get("action", ""))
+        gap = "an idle step" if opts["blank_policy"] == "idle" else "row skipped; later actions move up"
+        for i, text in enumerate(texts):
             fieldname = f"action {i + 1}"
-            gap = "an idle step" if opts["blank_policy"] == "idle" else "row skipped; later actions move up"
             if text == "":
                 if opts["blank_policy"] == "idle":
                     codes.append((i + 1, IDLE))
@@ -2174,13 +2194,22 @@ class Bugcatcher(GameRules):
         st.setdefault("last_actions", {p: [] for p in players})     # states recorded before these keys
         st.setdefault("pending_manual", [])
 
-        labels = _board_labels(cols, rows)
+        # Every point of the board with its own coordinates and label, looked up rather than computed:
+        # a round's facts name about a hundred points. A point off the board is computed.
+        labels, coords = _board_labels(cols, rows), _board_coords(cols, rows)
+        get_label, get_xy = labels.get, coords.get
 
         def lbl(fine: Sequence[int]) -> str:
             try:
                 return labels[fine]
             except (KeyError, TypeError):   # a point off the board, or a list
                 return fine_label(fine, cols, rows)
+
+        def xy(fine: Sequence[int]) -> tuple[int, int]:
+            try:
+                return coords[fine]
+            except (KeyError, TypeError):
+                return own_xy(fine)
 
         # 1. Intake (E1-E4, E11): the list that runs for each player.
         plans: dict[str, list[str]] = {}
@@ -2216,18 +2245,18 @@ class Bugcatcher(GameRules):
         for p in players:
             aud = breakdown(p)
             for ev in res.events[p]:
-                code, frm, to, hits = ev.code, ev.frm, ev.to, ev.hits
+                code, frm, to, hits, result = ev.code, ev.frm, ev.to, ev.hits, ev.result
                 node = _NODE_WORDS[code[0]] if code in PATH_CODES else ""
-                off = ev.result == "offboard"
                 if hits:
                     cases = tuple(sorted({c for c, _ in hits}))
                     self_cases = tuple(sorted({c for c, _ in hits} - {c for c, o in hits if o != p}))
                 else:
                     cases = self_cases = ()
                 facts.append(ActionStep(
-                    p, ev.step, code, node, ev.result,
-                    own_xy(frm) if frm else None, own_xy(to) if to else None,
-                    lbl(frm) if frm else "", lbl(to) if to and not off else "", ev.colour, cases, self_cases,
+                    p, ev.step, code, node, result,
+                    (get_xy(frm) or xy(frm)) if frm else None, (get_xy(to) or xy(to)) if to else None,
+                    (get_label(frm) or lbl(frm)) if frm else "",
+                    (get_label(to) or lbl(to)) if to and result != "offboard" else "", ev.colour, cases, self_cases,
                     1 if code in PATH_CODES or code == SWAP else 0, 1 if code == GSWAP else 0, ev.counted,
                     audience=aud))
                 if ev.result == "collision":
@@ -2235,12 +2264,13 @@ class Bugcatcher(GameRules):
                                                  tuple(CollisionHit(c, o) for c, o in ev.hits), ev.counted,
                                                  audience=HOST_ONLY))
             for n in "BC":
-                facts.append(NodePath(p, node_word(n), own_xy(starts[p][n]), own_xy(res.ends[p][n]), lbl(starts[p][n]),
+                facts.append(NodePath(p, node_word(n), xy(starts[p][n]), xy(res.ends[p][n]), lbl(starts[p][n]),
                                       lbl(res.ends[p][n]), res.moves[p][n], tuple(res.steps[p][n]),
                                       audience=breakdown(p)))
-            facts.append(EnergyUsed(p, sum(1 for c in plans[p] if costs_energy(c)), ENERGY,
-                                    sum(1 for c in plans[p] if is_path(c)), sum(1 for c in plans[p] if c == SWAP),
-                                    1 if gswap_used[p] else 0, audience=breakdown(p)))
+            n_paths = sum(1 for c in plans[p] if c in PATH_CODES)
+            n_swaps = plans[p].count(SWAP)
+            facts.append(EnergyUsed(p, n_paths + n_swaps, ENERGY, n_paths, n_swaps, 1 if gswap_used[p] else 0,
+                                    audience=aud))
             st["collisions"][p] += res.collisions[p]
 
         # 4. Missions (R48-R62).
@@ -2260,7 +2290,7 @@ class Bugcatcher(GameRules):
             facts.append(FireflyBreakdown(p, res.paths[p], rewards[p], penalties[p], audience=breakdown(p)))
             facts.append(FireflyTotal(p, before, change, st["fireflies"][p], audience=(p,)))
             facts.append(CollisionsCaused(p, res.collisions[p], st["collisions"][p], audience=breakdown(p)))
-            facts.append(NextNodes(p, own_xy(res.ends[p]["B"]), own_xy(res.ends[p]["C"]), lbl(res.ends[p]["B"]),
+            facts.append(NextNodes(p, xy(res.ends[p]["B"]), xy(res.ends[p]["C"]), lbl(res.ends[p]["B"]),
                                    lbl(res.ends[p]["C"]), res.border_colour[p], audience=(p,)))
 
         # The public board (R63-R65, A33): paths and node points, unowned and in board order
@@ -2276,7 +2306,7 @@ class Bugcatcher(GameRules):
                                  "colour": (res.border_colour[p] if n == "B" else other(res.border_colour[p]))
                                  if show_col else None} for p in sorted(players) for n in "BC"]}
         facts.append(self._board_fact(st, r))
-        paths = [PathPlaced(node_word(s.node), own_xy(s.frm), own_xy(s.to), lbl(s.frm), lbl(s.to), s.colour,
+        paths = [PathPlaced(_NODE_WORDS[s.node], xy(s.frm), xy(s.to), lbl(s.frm), lbl(s.to), s.colour,
                             s.step if opts["public_step_order"] else 0) for s in res.segments]
         if not opts["public_step_order"]:
             paths.sort(key=lambda f: (f.node, f.frm[1], f.frm[0], f.to[1], f.to[0]))
@@ -2286,7 +2316,7 @@ class Bugcatcher(GameRules):
             for p in players:
                 for n in "BC":
                     colour = (colours[p] if n == "B" else other(colours[p])) if show_col else ""
-                    marks.append(NodeMarker(phase, node_word(n), own_xy(where[p][n]), lbl(where[p][n]), colour))
+                    marks.append(NodeMarker(phase, _NODE_WORDS[n], xy(where[p][n]), lbl(where[p][n]), colour))
         facts += sorted(marks, key=lambda f: (f.phase != "start", f.node, f.at[1], f.at[0], f.colour))
         facts += public_missions
 
