@@ -2375,12 +2375,14 @@ class Bugcatcher(GameRules):
                     facts.append(MissionCheck(p, m["id"], m["name"], "host", p in completers, window_first=first,
                                               window_last=last or 0, pending=entered is None, audience=(p,)))
             else:
-                variants = shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])
+                variants = _shape_variants(m["shape"], bool(m["rotate"]), bool(m["reflect"]), bool(m["either_end"]))
+                size = len(m["shape"])   # every variant's length: fewer moves cannot hold one
                 nodes = {"border": "B", "central": "C", "any": "BC"}[m["node"]]
                 for p in cands:
                     found = None
                     for n in nodes:
-                        hit = find_shape(res.moves[p][n], variants, m["anywhere"])
+                        hit = find_shape(res.moves[p][n], variants, m["anywhere"]) if len(res.moves[p][n]) >= size \
+                            else None
                         if hit:
                             found = (n, *hit)
                             break
@@ -2932,7 +2934,7 @@ class Bugcatcher(GameRules):
             return {"central": [{"cell": cell_label(*c)} for c in central], "border": border, "bids": [bids]}
         nodes = state["nodes"][player]
         pos = {n: tuple(nodes[n]) for n in "BC"}
-        own = {tuple(v) for q in sorted(state["nodes"]) for v in state["nodes"][q].values()}  # every node is public
+        own = {tuple(v) for q in state["nodes"].values() for v in q.values()}  # every node is public
         codes: list[str] = []
         board = self._board(state)
         accept = []
