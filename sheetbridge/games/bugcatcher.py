@@ -388,7 +388,10 @@ def is_path(code: str) -> bool:
 
 
 def costs_energy(code: str) -> bool:
-    return is_path(code) or code == SWAP
+    return code in _ENERGY_CODES
+
+
+_ENERGY_CODES = frozenset(PATH_CODES + (SWAP,))
 
 
 # ------------------------------------------------------------- shapes (A22)
@@ -2944,10 +2947,10 @@ class Bugcatcher(GameRules):
             m = rng.choice(shaped)
             n = "B" if m["node"] == "border" else "C" if m["node"] == "central" else rng.choice("BC")
             for v in rng.shuffled(shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])):
-                at, ok, seen = pos[n], True, set(own)
+                at, ok, seen = pos[n], True, set()   # the points this variant adds to `own`
                 for d in v:
                     nxt = (at[0] + 2 * DIRS[d][0], at[1] + 2 * DIRS[d][1])
-                    if not on_board(nxt, cols, rows) or nxt in seen or (n == "C" and nxt in blocked):
+                    if not on_board(nxt, cols, rows) or nxt in own or nxt in seen or (n == "C" and nxt in blocked):
                         ok = False
                         break
                     seen.add(nxt)
