@@ -100,6 +100,7 @@ def _advance(ch: str) -> float:
     return 1.7 if ord(ch) > 0xFFFF else 1.3   # emoji; any other letter or sign (a dash is 1.6)
 
 
+@functools.lru_cache(maxsize=16_384)   # (the same words are measured again and again: a round's reports repeat them)
 def text_width(text: str, bold: bool = False, size: float | None = None) -> float:
     """The width of one line of `text`, in digits of the default 11-point font (the unit of
     column widths). Errs wide: a column this wide shows the text in Excel, LibreOffice and Google.

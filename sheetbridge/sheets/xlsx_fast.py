@@ -1,29 +1,36 @@
 """The fast path of the xlsx backend: python-calamine reads values, XlsxWriter writes whole books.
 
-openpyxl builds an object per cell and per style to read or write a file; a round needs neither:
+openpyxl builds an object per cell and per style to read or to write a file; a round needs neither:
 a read wants values only, and a resolve replaces every tab of the books it writes. So:
 
-- :func:`read_values` reads tabs with calamine (Rust), values only. A tab holding a formula or an
+- :func:`read_values` reads tabs with calamine (Rust), values only. A book holding a formula or an
   error cell (typed by a player in a spreadsheet program) is read with openpyxl instead, which
   reports a formula as its text (``"=1+2"``) and an error as its code (``"#N/A"``), as it always
   has: calamine would give the formula's cached result, or nothing.
-- :func:`book_bytes` writes a whole book with XlsxWriter, with everything the openpyxl writer in
-  ``xlsx.py`` gives a tab (values, fills, fonts, wrap, alignment, protection, dropdowns, merges,
-  sizes, frozen rows, hidden tabs, print setup). Two parts are finished by us, because
-  XlsxWriter would change them: the shared strings (its escaping garbles overlapping
-  ``_xHHHH_`` sequences and takes a text shaped like ``<r>...</r>`` for raw XML) and the column
-  widths (it rounds them to whole pixels; the layout's widths are kept exactly).
+- :func:`book_bytes` writes a whole book: XlsxWriter writes the package, the styles (one format per
+  distinct look), the dropdowns, frozen rows, hidden tabs, margins and sheet protection; we write
+  four elements of each tab's XML ourselves and put them in its place: the cells (``<sheetData>``,
+  with row heights), ``<cols>``, ``<mergeCells>`` and ``<pageSetup>``. The cells because
+  XlsxWriter's own cost most of the time of a write (an object and several calls per cell) and its
+  text escaping garbles overlapping ``_xHHHH_`` sequences and takes a text shaped like
+  ``<r>...</r>`` for raw XML; the widths because it rounds them to whole pixels; the merges
+  because its ``merge_range`` also writes every covered cell; the page setup because it leaves
+  out ``fitToWidth="1"``. Each look's index in styles.xml is read back from the one cell per look
+  XlsxWriter is given. Text is stored inline (``t="inlineStr"``), as openpyxl stored it.
 
-Both give the same bytes for the same tabs: fixed dates, fixed zip entry times, no clock.
+The result is what the openpyxl writer in ``xlsx.py`` gives (tests/test_xlsx_writers.py compares
+them cell by cell), and the same tabs give the same bytes: fixed dates, fixed zip entry times.
 """
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import math
 import re
 import zipfile
 import zlib
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import xlsxwriter
@@ -43,15 +50,15 @@ HEADER_MARGIN = 0.5
 VALIDATION = {"ignore_blank": True, "show_input": False, "show_error": True, "error_type": "warning",
               "error_title": "Not an allowed value",
               "error_message": "sheetbridge will apply the rules' default for a value not on the list."}
-# Numbers XlsxWriter writes with 16 significant digits: an int beyond 2**53 or a float needing 17
-# digits would come back changed, so such a value is written as its text (a read gives text anyway).
+# calamine reads every number as a float: an int beyond 2**53 is written as its text, so that a read
+# gives it back exactly (a read gives text anyway).
 _EXACT_INT = 2 ** 53
 
 _ESCAPE_LIKE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
 # An <f> element (also with a namespace prefix: <x:f>), or a cell of type "e" (an error such as #N/A).
 _FORMULA_MARKS = (b"<f>", b"<f ", b"<f/>", b":f>", b":f ", b't="e"', b"t='e'")
-_SST_TOKEN = re.compile(rb"<si><t>(\d+)</t></si>")
+_STYLED_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)" s="([0-9]+)"/>')
 
 
 class ReadFailed(Exception):
@@ -109,8 +116,8 @@ def _has_formulas(data: bytes) -> bool:
 
 
 def _as_openpyxl(value: Any) -> Any:
-    """A calamine value as openpyxl gives it, so a read reports the same text: a date-formatted whole
-    day is a datetime (calamine: a date), "" is an empty cell."""
+    """A calamine value as openpyxl gives it, so a read reports the same text: a date-formatted
+    whole day is a datetime (calamine gives a date)."""
     if type(value) is dt.date:
         return dt.datetime(value.year, value.month, value.day)
     return value
@@ -137,26 +144,24 @@ def cell_text(value: str) -> str:
 
 def book_bytes(tabs: Mapping[str, TabData], title: str | None = None) -> bytes:
     """A whole .xlsx book holding `tabs` in order (the same bytes for the same tabs)."""
-    strings: dict[str, int] = {}   # stored text -> its token: XlsxWriter stores the token, we write the text
-    texts: dict[str, str] = {}     # value -> stored text (a book repeats many values)
     out = io.BytesIO()
-    wb = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
-                                   "strings_to_urls": False})
+    wb = xlsxwriter.Workbook(out, {"in_memory": True})
     props: dict[str, Any] = {"created": FIXED_DATE}
     if title:
         props["title"] = title
     wb.set_properties(props)
     formats = _Formats(wb)
-    edits: dict[str, tuple[bytes, bytes]] = {}
+    texts: dict[str, str] = {}     # value -> its <c> ending (a book repeats many values)
+    sheets: dict[str, _Sheet] = {}
     active = False
     for n, (name, tab) in enumerate(tabs.items(), start=1):
         ws = wb.add_worksheet(name)
-        edits[f"xl/worksheets/sheet{n}.xml"] = _fill_sheet(ws, tab, formats, strings, texts)
+        sheets[f"xl/worksheets/sheet{n}.xml"] = _fill_sheet(ws, tab, formats, texts)
         if not tab.hidden and not active:
             ws.activate()
             active = True
     wb.close()
-    return _finish(out.getvalue(), list(strings), edits)
+    return _finish(out.getvalue(), sheets)
 
 
 class _Formats:
@@ -165,6 +170,7 @@ class _Formats:
     def __init__(self, wb: xlsxwriter.Workbook) -> None:
         self.wb = wb
         self.cache: dict[tuple, Any] = {}
+        self.placed: set[Any] = set()   # formats already written in a cell, for XlsxWriter to index
 
     def get(self, data: CellData) -> Any:
         key = (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
@@ -193,41 +199,38 @@ class _Formats:
         return self.wb.add_format(props)
 
 
-def _fill_sheet(ws, tab: TabData, formats: _Formats, strings: dict[str, int],
-                texts: dict[str, str]) -> tuple[bytes, bytes]:
-    """Write one tab; returns its <cols> and <pageSetup> elements, put in its XML by :func:`_finish`."""
-    def put(r: int, c: int, value: Any, fmt: Any) -> None:
-        if isinstance(value, str):
-            text = texts.get(value)
-            if text is None:
-                text = texts[value] = cell_text(value)
-            if text:
-                ws.write_string(r, c, str(strings.setdefault(text, len(strings))), fmt)
-                return
-            value = None
-        if value is None:
-            if fmt is not None:
-                ws.write_blank(r, c, None, fmt)
-        elif isinstance(value, bool):
-            ws.write_boolean(r, c, value, fmt)
-        elif isinstance(value, int) and abs(value) < _EXACT_INT or \
-                isinstance(value, float) and math.isfinite(value) and float(f"{value:.16G}") == value:
-            ws.write_number(r, c, value, fmt)
-        else:
-            put(r, c, text_of(value), fmt)
+@dataclass
+class _Sheet:
+    """What we write into a tab's XML ourselves (see :func:`_finish`)."""
+    rows: dict[int, list[tuple[int, Any, str]]]   # row -> its cells, left to right: (column, format, the rest)
+    heights: Mapping[int, float]
+    looks: dict[str, Any]      # cell -> format: the one cell per look XlsxWriter writes (for the style's index)
+    cols: bytes
+    page: bytes
+    merges: bytes
 
-    for r0, c0, r1, c1 in tab.merges:
-        if r1 - r0 > 1 or c1 - c0 > 1:   # (a single cell is no merge)
-            ws.merge_range(r0, c0, r1 - 1, c1 - 1, None)   # the cells' own values and looks are written below
+
+def _fill_sheet(ws, tab: TabData, formats: _Formats, texts: dict[str, str]) -> _Sheet:
+    """Give XlsxWriter everything about the tab but its cells; keep the cells for :func:`_finish`."""
+    rows: dict[int, list[tuple[int, Any, str]]] = {}
+    looks: dict[str, Any] = {}
     validations: dict[tuple[str, ...], list[str]] = {}
     for r, row in enumerate(tab.rows):
+        line: list[tuple[int, Any, str]] = []
         for c, data in enumerate(row):
             fmt = formats.get(data)
-            if data.value is None and fmt is None:
-                continue
-            put(r, c, data.value, fmt)
+            ending = _ending(data.value, texts)
+            if fmt is None and ending == "/>":
+                continue   # nothing to show
+            if fmt is not None and fmt not in formats.placed:
+                formats.placed.add(fmt)
+                looks[_ref(r, c)] = fmt
+                ws.write_blank(r, c, None, fmt)   # XlsxWriter gives the look its index in styles.xml
+            line.append((c, fmt, ending))
             if data.choices:
-                validations.setdefault(tuple(data.choices), []).append(xlsxwriter.utility.xl_rowcol_to_cell(r, c))
+                validations.setdefault(tuple(data.choices), []).append(_ref(r, c))
+        if line:
+            rows[r] = line
     hidden: list[int] = []
     for choices, cells in validations.items():
         inline = ",".join(choices)
@@ -238,13 +241,12 @@ def _fill_sheet(ws, tab: TabData, formats: _Formats, strings: dict[str, int],
             col = LIST_COLUMN - 1 + len(hidden)
             hidden.append(col)
             for i, choice in enumerate(choices):
-                put(i, col, choice, None)
-            letter = xlsxwriter.utility.xl_col_to_name(col)
+                rows.setdefault(i, []).append((col, None, _ending(choice, texts)))
+                rows[i].sort(key=lambda cell: cell[0])   # (right of the tab's cells, left to right)
+            letter = _column_name(col)
             options["source"] = f"=${letter}$1:${letter}${len(choices)}"
         first = xlsxwriter.utility.xl_cell_to_rowcol(cells[0])
         ws.data_validation(first[0], first[1], first[0], first[1], options)
-    for row, height in tab.row_heights.items():
-        ws.set_row_pixels(row, height / 0.75)   # points, exactly (XlsxWriter writes pixels x 0.75)
     if tab.frozen_rows:
         ws.freeze_panes(tab.frozen_rows, 0)
     # Printed (or exported to PDF) one page wide, so nothing is cut at the page's right edge;
@@ -264,7 +266,32 @@ def _fill_sheet(ws, tab: TabData, formats: _Formats, strings: dict[str, int],
         ws.protect("", {"format_columns": True, "format_rows": True, "objects": True, "scenarios": True})
     # fitToWidth="1" is the default, but said (as openpyxl says it): some readers want it
     page = f'<pageSetup orientation="{"landscape" if landscape else "portrait"}" fitToWidth="1" fitToHeight="0"/>'
-    return _cols_xml(tab.col_widths, hidden), page.encode()
+    return _Sheet(rows, tab.row_heights, looks, _cols_xml(tab.col_widths, hidden), page.encode(),
+                  _merges_xml(tab.merges))
+
+
+def _ending(value: Any, texts: dict[str, str]) -> str:
+    """A cell's XML after its reference and style: its type and value ("/>" for an empty cell)."""
+    if isinstance(value, str):
+        ending = texts.get(value)
+        if ending is None:
+            text = cell_text(value)
+            ending = texts[value] = f' t="inlineStr"><is>{_t(text)}</is></c>' if text else "/>"
+        return ending
+    if value is None:
+        return "/>"
+    if isinstance(value, bool):
+        return f' t="b"><v>{int(value)}</v></c>'
+    if isinstance(value, int) and abs(value) < _EXACT_INT or isinstance(value, float) and math.isfinite(value):
+        return f"><v>{value!r}</v></c>"   # (repr: the shortest text that reads back as the same number)
+    return _ending(text_of(value), texts)
+
+
+def _merges_xml(merges: Sequence[tuple[int, int, int, int]]) -> bytes:
+    """The <mergeCells> element (XlsxWriter's merge_range would also write every covered cell)."""
+    refs = [f'<mergeCell ref="{_ref(r0, c0)}:{_ref(r1 - 1, c1 - 1)}"/>' for r0, c0, r1, c1 in merges
+            if r1 - r0 > 1 or c1 - c0 > 1]   # (a single cell is no merge)
+    return f'<mergeCells count="{len(refs)}">{"".join(refs)}</mergeCells>'.encode() if refs else b""
 
 
 def _cols_xml(widths: Mapping[int, float], hidden: Sequence[int]) -> bytes:
@@ -278,45 +305,83 @@ def _cols_xml(widths: Mapping[int, float], hidden: Sequence[int]) -> bytes:
     return ("<cols>" + "".join(cols[c] for c in sorted(cols)) + "</cols>").encode()
 
 
-def _finish(data: bytes, texts: Sequence[str], edits: Mapping[str, tuple[bytes, bytes]]) -> bytes:
-    """XlsxWriter's package with our shared strings, column widths and page setup, every entry at a
-    fixed time. (A sheet's XML holds no text of ours: strings are in the shared strings.)"""
+def _finish(data: bytes, sheets: Mapping[str, _Sheet]) -> bytes:
+    """XlsxWriter's package with our parts of each tab (:func:`_sheet_xml`), every entry at a fixed time."""
+    with zipfile.ZipFile(io.BytesIO(data)) as src:
+        parts = [(info.filename, src.read(info)) for info in src.infolist()]
+    index: dict[Any, int] = {}   # format -> its index in styles.xml, from the cells XlsxWriter wrote
+    for name, part in parts:
+        if name in sheets:
+            for ref, s in _STYLED_CELL.findall(part):
+                index[sheets[name].looks[ref.decode()]] = int(s)
     out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            part = src.read(info)
-            if info.filename == "xl/sharedStrings.xml":
-                part = _shared_strings(part, texts)
-            elif info.filename in edits:
-                cols, page = edits[info.filename]
-                at = part.index(b"<sheetData")   # <cols> comes right before the cells (the schema's order)
-                part = part[:at] + cols + part[at:]
-                start = part.rindex(b"<pageSetup ")
-                part = part[:start] + page + part[part.index(b"/>", start) + 2:]
-            zi = zipfile.ZipInfo(info.filename, date_time=FIXED_ZIP_TIME)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name, part in parts:
+            sheet = sheets.get(name)
+            if sheet is not None:
+                part = _sheet_xml(part, sheet, index)
+            zi = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
             zi.compress_type = zipfile.ZIP_DEFLATED
             zi.external_attr = 0o600 << 16
             dst.writestr(zi, part)
     return out.getvalue()
 
 
-def _shared_strings(part: bytes, texts: Sequence[str]) -> bytes:
-    """XlsxWriter's shared-string table holds our tokens ("0", "1"...) in its own order: write the texts."""
-    tokens = _SST_TOKEN.findall(part)
-    head = part[:part.index(b"<si>")] if tokens else part[:part.rindex(b"</sst>")]
-    body = "".join(_si(texts[int(t)]) for t in tokens)
-    if len(tokens) != len(texts) or len(set(tokens)) != len(tokens):   # every text once, or the cells would be wrong
-        raise AssertionError(f"shared strings: {len(tokens)} entries for {len(texts)} texts")
-    return head + body.encode("utf-8") + b"</sst>"
+def _sheet_xml(part: bytes, sheet: _Sheet, index: Mapping[Any, int]) -> bytes:
+    """A sheet's XML from XlsxWriter with our <dimension>, <cols>, <sheetData>, <mergeCells> and <pageSetup>.
+    (Its XML holds no text of ours, so looking for these elements is safe.)"""
+    lines = ["<sheetData>"]
+    last_col = 0
+    for r in sorted(set(sheet.rows) | set(sheet.heights)):
+        number = str(r + 1)
+        height = sheet.heights.get(r)
+        lines.append(f'<row r="{number}" ht="{height:.16g}" customHeight="1">' if height else f'<row r="{number}">')
+        for c, fmt, ending in sheet.rows.get(r, ()):
+            ref = _column_name(c) + number
+            lines.append(f'<c r="{ref}" s="{index[fmt]}"{ending}' if fmt is not None else f'<c r="{ref}"{ending}')
+            last_col = max(last_col, c)
+        lines.append("</row>")
+    lines.append("</sheetData>")
+    cells = "".join(lines).encode("utf-8") if len(lines) > 2 else b"<sheetData/>"
+    dimension = f'<dimension ref="A1:{_column_name(last_col)}{max(sheet.rows) + 1}"/>' if sheet.rows \
+        else '<dimension ref="A1"/>'
+    start = part.index(b"<dimension ")
+    part = part[:start] + dimension.encode() + part[part.index(b"/>", start) + 2:]
+    start = part.index(b"<sheetData")
+    end = part.index(b"</sheetData>", start) + len(b"</sheetData>") if part.startswith(b"<sheetData>", start) \
+        else part.index(b"/>", start) + 2
+    part = part[:start] + sheet.cols + cells + part[end:]
+    if sheet.merges:   # right after the cells and their protection (the schema's order)
+        at = start + len(sheet.cols) + len(cells)
+        if part.startswith(b"<sheetProtection", at):
+            at = part.index(b"/>", at) + 2
+        part = part[:at] + sheet.merges + part[at:]
+    start = part.rindex(b"<pageSetup ")
+    return part[:start] + sheet.page + part[part.index(b"/>", start) + 2:]
 
 
-def _si(text: str) -> str:
-    """One shared string, escaped as Excel reads it: a literal "_xHHHH_" has its "_" escaped,
+@functools.lru_cache(maxsize=None)
+def _column_name(c: int) -> str:
+    """Excel's name of the 0-based column `c`: 0 is A, 25 Z, 26 AA."""
+    name, n = "", c + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+def _ref(r: int, c: int) -> str:
+    return f"{_column_name(c)}{r + 1}"
+
+
+def _t(text: str) -> str:
+    """A <t> element holding `text` as Excel reads it: a literal "_xHHHH_" has its "_" escaped,
     control characters become "_xHHHH_", and leading or trailing spaces are kept."""
     if "_x" in text:
         text = _ESCAPE_LIKE.sub("_x005F_", text)
     if _CONTROL.search(text):
         text = _CONTROL.sub(lambda m: f"_x{ord(m.group()):04X}_", text)
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if "&" in text or "<" in text or ">" in text:
+        text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
-    return f"<si><t{space}>{text}</t></si>"
+    return f"<t{space}>{text}</t>"
