@@ -601,6 +601,9 @@ def test_final_ranking_tiebreaks_and_payouts():
         ("Ann", 1, "MM_WINNER"), ("Ann", 2, "FIREFLY_CONVERSION"), ("Bo", 2, "FIREFLY_CONVERSION"),
         ("Fay", 1, "FIREFLY_CONVERSION")]
     assert [(a.player, a.kind, a.count) for a in out.awards] == [("Ann", "Token of Life", 2)]
+    # the outcome as data: Ann's win was settled by missions (R71 step 1); scores are the fireflies
+    assert out.ending == "missions"
+    assert out.scores == {"Ann": 65, "Bo": 65, "Fay": 30, "Cy": 10, "Dee": -5, "Eli": -5}
     # R68: every count revealed, once, in the outcome (not again in the last round's post); A35:
     # missions figures for those whose fireflies tied, collisions only where missions tied too.
     assert dict(out.standings) == {"Ann": "65 fireflies, 2 mission(s) completed", "Bo": "65 fireflies, "
@@ -632,9 +635,11 @@ def test_gamewide_tiebreak_is_a_ranking_decision_for_the_winner_and_the_ec():
     assert any("Gamewide Tiebreak" in line for line in out.pending)
     assert of_type(rec.facts, bc.MainMatchResult) == [bc.MainMatchResult(None, None, ("gamewide:Ann,Bo,Cy",))]
     assert "Winner(s): none" in m.public_report().text() and "Winner: pending" in m.public_report().text()
+    assert out.ending == "winner_pending"
     m.decide("gamewide:Ann,Bo,Cy", "cy, bo, ann")       # re-resolves the last round with the ranking
     out = m.outcome()
     assert out.winners == ("Cy",) and out.elimination_candidate == "Ann" and out.pending == () and not m.pending()
+    assert out.ending == "gamewide"
     assert [(r.player, r.change, r.reason) for r in m.rounds[-1].ledger] == [("Cy", 1, "MM_WINNER")]
     assert m.ledger.balance("Cy") == 1
     assert [(f.above, f.below, f.by) for f in of_type(m.rounds[-1].facts, bc.TieBreakStep)] == [
@@ -909,6 +914,7 @@ def test_manual_mission_is_a_decision_and_entering_it_re_resolves_the_round():
     assert m.state["fireflies"] == {"Ann": 2 - 2, "Bo": -2}
     out = m.outcome()
     assert out.winners == () and out.elimination_candidate is None          # provisional: nothing final
+    assert out.ending == "manual_pending"
     assert any("mission X" in line for line in out.pending) and out.reasons[0].startswith("Provisional")
     assert [r.reason for r in m.rounds[-1].ledger] == []
     assert {r.key for r in m.pending()} == {"r1:mission:X", "r2:mission:X"}
@@ -933,6 +939,7 @@ def test_tie_break_reason_names_the_step_that_separated_each_pair():
     rec = m.resolve({})
     out = m.outcome()
     assert out.winners == ("Dee",) and out.elimination_candidate == "Cy"
+    assert out.ending == "fireflies"                # Dee's 20 alone: no tie-break at the top
     assert [(f.above, f.below, f.by, f.above_value, f.below_value) for f in of_type(rec.facts, bc.TieBreakStep)] == [
         ("Ann", "Bo", "missions", 2, 1), ("Bo", "Cy", "collisions", 1, 3)]
     assert ("Ann, Bo, Cy tied on 10 fireflies: Ann above Bo by more missions completed (2 to 1); Bo above Cy by "

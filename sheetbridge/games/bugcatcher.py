@@ -2789,7 +2789,21 @@ class Bugcatcher(GameRules):
         standings = tuple((p, score(p)) for p in f["order"])
         awards = (Award(winner, "Token of Life", 2, "the single player with the most fireflies"),) if winner else ()
         return Outcome((winner,) if winner else (), (ec,) if ec else (), ec, standings, tuple(reasons), awards,
-                       tuple(pending), facts=tuple(x for x in self._final_facts(state) if x.audience != HOST_ONLY))
+                       tuple(pending), facts=tuple(x for x in self._final_facts(state) if x.audience != HOST_ONLY),
+                       scores={p: float(ff[p]) for p in f["order"]}, ending=self._ending(f))
+
+    @staticmethod
+    def _ending(f: Mapping[str, Any]) -> str:
+        """What settled the winner, a short code: "fireflies" (most fireflies alone), "missions",
+        "collisions" or "gamewide" (the R71 step that separated the top two), "winner_pending" (the
+        Gamewide Tiebreak not entered yet) or "manual_pending" (a manual mission not entered yet)."""
+        if f["manual_pending"]:
+            return "manual_pending"
+        if not f["winner"]:
+            return "winner_pending"
+        first = f["order"][0]
+        step = next((s for s in f["steps"] if s["above"] == first), None)
+        return step["by"] if step and step["by"] in ("missions", "collisions", "gamewide") else "fireflies"
 
     # ---- starting from a position -------------------------------------------
     POSITION_KEYS = ("round", "nodes", "border_colour", "fireflies", "missions_completed", "collisions", "missions")
