@@ -24,7 +24,7 @@ from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
 from .sheets.xlsx import LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
-from .tabs import DECISIONS_TAB, board_tabs, master_tabs, player_tabs, read_decisions
+from .tabs import DECISIONS_TAB, board_picture, board_tabs, master_tabs, player_tabs, read_decisions
 from .templates import default_tables
 
 CONFIG_FILE = "sheetbridge.json"
@@ -298,7 +298,8 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
     infos = {p.name: create(player_key(p.name), f"{game.spec.name}: {p.name}", player_tabs(match, p.name),
                             f"{p.name}'s file") for p in players}
     locations = {name_: info.location for name_, info in infos.items()}
-    board_info = create(BOARD, f"{game.spec.name}: public board", board_tabs(match), "the public board") \
+    board_info = create(BOARD, f"{game.spec.name}: public board", board_tabs(match, store.embeds_pictures),
+                        "the public board") \
         if board else None
     board_loc = board_info.location if board_info else ""
     master_info = create(MASTER, f"{game.spec.name}: host master",
@@ -531,8 +532,9 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
             out.append(Write(st.key, st.location, {n: tabs[n] for n in want if n in tabs}))
     st = books.get(BOARD)
     if st is not None and st.rects is not None:
-        want = board_tabs(m)
-        if any(st.rects.get(n) != t.values() for n, t in want.items()):
+        want = board_tabs(m, ld.store.embeds_pictures)
+        board = L.tab_name("board")   # (the Picture tab shows the same round: it follows the Board tab)
+        if st.rects.get(board) != want[board].values():
             out.append(Write(BOARD, st.location, want))
     return out
 
@@ -810,7 +812,8 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
             writes.append(Write(st.key, st.location, tabs, create=not exists, remove=[renamed] if renamed else []))
         if with_board and BOARD in books:
             st = books[BOARD]
-            writes.append(Write(BOARD, st.location, board_tabs(m), create=bool(st.error)))
+            writes.append(Write(BOARD, st.location, board_tabs(m, ld.store.embeds_pictures),
+                                create=bool(st.error)))
             if st.error:
                 notes.append(f"the public board could not be read ({st.error}): re-created")
         elif with_board and not ld.board_location:
@@ -1057,7 +1060,7 @@ def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
     ctx = m.context(round_no)
     from .core.facts import visible
     out = {}
-    pic = m.game.picture(visible(rec.facts, None), None, ctx)
+    pic = board_picture(m, round_no)
     if pic is not None:
         out["board"] = pic
     for p in m.players:

@@ -85,11 +85,17 @@ def render_png(picture: Picture, scale: float = 1.0) -> bytes:
     return buf.getvalue()
 
 
+@lru_cache(maxsize=8)
+def png_bytes(picture: Picture, scale: float = 1.0) -> bytes:
+    """:func:`render_png`, remembered: a round's board goes into the board book and into its file."""
+    return render_png(picture, scale)
+
+
 def save_png(picture: Picture, path: str | os.PathLike, scale: float = 1.0) -> Path:
     """Write the PNG atomically (a temporary file renamed into place)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = render_png(picture, scale)
+    data = png_bytes(picture, scale)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .core import integrity
 from .core.match import Match
 from .sheets import layout as L
-from .sheets.model import CellData, TabData
+from .sheets.model import CellData, TabData, TabImage
 from .sheets.store import Store
 
 if TYPE_CHECKING:
@@ -180,5 +180,39 @@ def locked_form(tab: TabData) -> TabData:
     return replace(tab, rows=rows, protected=True)
 
 
-def board_tabs(m: Match) -> dict[str, TabData]:
-    return {L.tab_name("board"): L.report_tab(m.public_report())}
+def board_tabs(m: Match, picture: bool = False) -> dict[str, TabData]:
+    """The public board's tabs; with `picture` (a backend that embeds images: xlsx) also a
+    Picture tab showing the last resolved round's board as a PNG (:func:`picture_tab`)."""
+    tabs = {L.tab_name("board"): L.report_tab(m.public_report())}
+    if picture:
+        tabs[L.tab_name("picture")] = picture_tab(m)
+    return tabs
+
+
+def board_picture(m: Match, round_no: int) -> Any:
+    """The public picture of a round (a core.picture.Picture), drawn from its public facts; None
+    if the round is not resolved or the game draws none."""
+    rec = next((r for r in m.rounds if r.round == round_no), None)
+    if rec is None or not rec.facts:
+        return None
+    from .core.facts import visible
+    return m.game.picture(visible(rec.facts, None), None, m.context(round_no))
+
+
+def picture_tab(m: Match) -> TabData:
+    """A title naming the round, and the round's board picture below it."""
+    from .core.types import Report
+    last = m.rounds[-1].round if m.rounds else None
+    pic = board_picture(m, last) if last is not None else None
+    if last is None:
+        title = "No picture yet: the board is drawn when the first round is resolved."
+    elif pic is None:
+        title = f"{m.game.spec.name} draws no picture of round {last}."
+    else:
+        title = f"Round {last}: the board"
+    tab = L.report_tab(Report(title))
+    if pic is not None:
+        from .pictures import png_bytes
+        tab = replace(tab, images=[TabImage(png_bytes(pic), row=len(tab.rows) + 1, col=0,
+                                            name=f"round-{last}-board.png")])
+    return tab

@@ -7,9 +7,12 @@ neither P's own view, the public board, nor P's submission form. P's file
 import openpyxl
 import pytest
 
+from sheetbridge.core.facts import visible
 from sheetbridge.core.game import games
 from sheetbridge.orchestrator import PlayerInfo, demo, load
+from sheetbridge.pictures import render_png
 from sheetbridge.sheets.xlsx import XlsxStore
+from sheetbridge.tabs import board_picture, picture_tab
 
 from conftest import players_for
 
@@ -68,8 +71,17 @@ def test_no_player_file_holds_another_players_secrets(game_id, tmp_path):
     assert checked > 0, "the check compared nothing: private views were empty"
     board = file_lines(tmp_path / "board.xlsx")
     public_cells = {c.text.strip() for b in m.public_report().blocks for row in b.grid for c in row}
-    extra = board - view_lines(m.public_report()) - public_cells
+    caption = {picture_tab(m).rows[0][0].value}      # the Picture tab's title: "Round 7: the board"
+    extra = board - view_lines(m.public_report()) - public_cells - caption
     assert not extra, f"the public board holds lines that are not in the public report: {sorted(extra)[:3]}"
+    # The board's picture is the one drawn from the public facts alone, byte for byte.
+    last = m.rounds[-1].round
+    pic = board_picture(m, last)
+    embedded = [image._data() for ws in openpyxl.load_workbook(tmp_path / "board.xlsx").worksheets
+                for image in ws._images]
+    assert embedded == ([render_png(pic)] if pic is not None else [])
+    if pic is not None:
+        assert pic == m.game.picture(visible(m.rounds[-1].facts, None), None, m.context(last))
 
 
 def test_the_privacy_check_can_fail(tmp_path):

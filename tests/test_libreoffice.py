@@ -79,3 +79,19 @@ def test_libreoffice_reads_the_text_we_write_as_written(tmp_path):
     with open(tmp_path / "board-T.csv", encoding="utf-8", newline="") as f:
         got = [row[0] for row in csv.reader(f)]
     assert got == values
+
+
+@pytest.mark.skipif(shutil.which("pdfimages") is None, reason="pdfimages (poppler-utils) is not installed")
+def test_libreoffice_shows_the_board_picture_unstretched(played, tmp_path):
+    from PIL import Image
+    convert(played / "board.xlsx", tmp_path, "pdf")
+    listing = subprocess.run(["pdfimages", "-list", str(tmp_path / "board.pdf")], capture_output=True, text=True,
+                             check=True).stdout.splitlines()[2:]
+    assert len(listing) == 1, listing                        # the Picture tab's one image
+    cols = listing[0].split()
+    png = Image.open(played / "pictures" / "round-1-board.png")
+    assert (int(cols[3]), int(cols[4])) == png.size
+    assert cols[12] == cols[13], "the picture is drawn stretched (x and y resolutions differ)"
+    subprocess.run(["pdfimages", "-png", str(tmp_path / "board.pdf"), str(tmp_path / "img")], check=True)
+    shown = Image.open(tmp_path / "img-000.png").convert("RGB")
+    assert shown.tobytes() == png.convert("RGB").tobytes()  # every pixel as drawn

@@ -19,7 +19,7 @@ from sheetbridge.core.rng import Rng
 from sheetbridge.orchestrator import PlayerInfo
 from sheetbridge.sheets import xlsx as X
 from sheetbridge.sheets import xlsx_fast as F
-from sheetbridge.sheets.model import HELPER_COLUMN, CellData as C, TabData, normalise, text_of
+from sheetbridge.sheets.model import HELPER_COLUMN, CellData as C, TabData, TabImage, normalise, text_of
 from sheetbridge.sheets.store import player_key
 from sheetbridge.tabs import board_tabs, master_tabs, player_tabs
 
@@ -46,7 +46,8 @@ def books_of(game_id, tmp_path):
     players = [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in names]
     master = master_tabs(m, players, {n: f"players/{n}.xlsx" for n in names}, "board.xlsx", X.XlsxStore(tmp_path),
                          ["a warning with _x0041_ in it"])
-    return {"master": master, "player": player_tabs(m, names[0], typed.get(names[0])), "board": board_tabs(m)}
+    return {"master": master, "player": player_tabs(m, names[0], typed.get(names[0])),
+            "board": board_tabs(m, picture=True)}
 
 
 def everything_tab() -> TabData:
@@ -235,3 +236,71 @@ def test_a_resolve_and_an_undo_write_whole_books_only(tmp_path, monkeypatch):
     assert O.resolve(store).action == "resolved"
     O.undo(store)
     assert kinds == ["whole"] * len(kinds) and len(kinds) == 2 * 5   # master, 3 players, board; twice
+
+
+def a_png(width: int, height: int) -> bytes:
+    """A PNG with a red square in its top-left corner (so a reader's copy can be checked by pixels)."""
+    from PIL import Image
+    img = Image.new("RGB", (width, height), (255, 255, 255))
+    img.paste((255, 0, 0), (0, 0, 10, 10))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def images_of(data: bytes) -> list[tuple[str, str, bytes, tuple[int, int]]]:
+    """Each picture as a reader finds it: tab, top-left cell, its bytes, its size on the sheet (EMU)."""
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    out = []
+    for ws in wb.worksheets:
+        for image in ws._images:
+            marker = image.anchor._from
+            out.append((ws.title, f"{openpyxl.utils.get_column_letter(marker.col + 1)}{marker.row + 1}",
+                        image._data(), (image.anchor.ext.width, image.anchor.ext.height)))
+    return out
+
+
+def test_both_writers_put_a_picture_at_its_cell_at_its_own_size():
+    png = a_png(120, 40)
+    tab = TabData(rows=[[C("Round 3: the board", bold=True)]], col_widths={0: 30.0}, row_heights={0: 40.0},
+                  images=[TabImage(png, row=2, col=1, name="round-3-board.png")])
+    tabs = {"Board": TabData(rows=[[C("text")]]), "Picture": tab}
+    emu = (120 * 9525, 40 * 9525)          # 9,525 EMU per pixel at 96 dpi: the picture is not stretched
+    for data in (F.book_bytes(tabs), old_writer(tabs)):
+        assert images_of(data) == [("Picture", "B3", png, emu)]
+    first = F.book_bytes(tabs)
+    assert F.book_bytes(tabs) == first                                   # still byte-deterministic
+    with zipfile.ZipFile(io.BytesIO(first)) as z:
+        drawing = z.read("xl/drawings/drawing1.xml")
+        ElementTree.fromstring(drawing)
+    assert b"<xdr:oneCellAnchor>" in drawing and b"twoCellAnchor" not in drawing
+
+
+def test_the_board_book_holds_the_last_rounds_public_picture(tmp_path):
+    from sheetbridge.orchestrator import load, new_game, resolve, undo
+    from sheetbridge.pictures import render_png
+    from sheetbridge.tabs import board_picture
+    store = X.XlsxStore(tmp_path)
+    new_game("skeld", [PlayerInfo(n, "", 10) for n in ("Ann", "Bo", "Cy", "Dee")], store, seed=5)
+    board = tmp_path / "board.xlsx"
+    wb = openpyxl.load_workbook(board)
+    assert wb.sheetnames == ["Board", "Picture"] and wb["Picture"]._images == []
+    assert wb["Picture"]["A1"].value == "No picture yet: the board is drawn when the first round is resolved."
+    for _ in range(2):
+        ld = load(store)
+        for p in ld.match.players:
+            X.XlsxStore(tmp_path).open(player_key(p), ld.locations[p]).write(
+                player_tabs(ld.match, p, random_submissions(ld.match, Rng.from_seed(1, p), 0.0).get(p)))
+        resolve(store, allow_empty=True)
+    m = load(store).match
+    assert [r.round for r in m.rounds] == [0, 1]             # Skeld's round 0: the starting rooms
+    (got,) = images_of(board.read_bytes())
+    assert got[0] == "Picture" and got[2] == render_png(board_picture(m, 1))
+    assert got[2] == (tmp_path / "pictures" / "round-1-board.png").read_bytes()
+    assert openpyxl.load_workbook(board)["Picture"]["A1"].value == "Round 1: the board"
+    undo(store)
+    (got,) = images_of(board.read_bytes())                   # back to round 0's picture
+    assert got[2] == render_png(board_picture(load(store).match, 0)) != render_png(board_picture(m, 1))
+    undo(store)
+    wb = openpyxl.load_workbook(board)
+    assert wb["Picture"]._images == [] and wb["Picture"]["A1"].value.startswith("No picture yet")

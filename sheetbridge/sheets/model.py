@@ -59,6 +59,17 @@ class CellData:
     valign: str | None = None      # vertical: "top", "middle" or "bottom" (None: bottom)
 
 
+@dataclass(frozen=True)
+class TabImage:
+    """A PNG shown over a tab, its top-left corner on a cell (0-based). The xlsx backend embeds
+    it; Google Sheets takes no image bytes through its API (only a public address), so the
+    Google backend writes the tab's cells without it."""
+    png: bytes
+    row: int = 0
+    col: int = 0
+    name: str = "picture.png"      # the file name a spreadsheet program shows as its description
+
+
 @dataclass
 class TabData:
     """A whole tab's content; writing it replaces what the tab held (values, formats, merges, sizes)."""
@@ -69,6 +80,7 @@ class TabData:
     frozen_rows: int = 0
     merges: list[Merge] = field(default_factory=list)   # cells shown as one; the value is in the first cell
     row_heights: dict[int, float] = field(default_factory=dict)  # 0-based row -> height in points
+    images: list[TabImage] = field(default_factory=list)         # pictures over the cells (xlsx only)
 
     @property
     def width(self) -> int:

@@ -61,6 +61,8 @@ class Book(ABC):
 class Store(ABC):
     """Where one game's books live: a folder of .xlsx files or a set of Google spreadsheets."""
 
+    embeds_pictures = False   # whether a tab's images are written (xlsx); the board then gets a Picture tab
+
     @abstractmethod
     def create(self, key: str, title: str, tabs: Mapping[str, TabData],
                reader_email: str | None = None, writer_email: str | None = None) -> BookInfo:

@@ -32,6 +32,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from filelock import FileLock, Timeout
 from openpyxl import Workbook, load_workbook
+from openpyxl.drawing.image import Image as OpenpyxlImage
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.cell_range import CellRange
@@ -148,6 +149,8 @@ class XlsxBook(Book):
 
 class XlsxStore(Store):
     """A folder holding one game's workbooks."""
+
+    embeds_pictures = True
 
     def __init__(self, folder: str | os.PathLike) -> None:
         self.folder = Path(folder)
@@ -350,6 +353,10 @@ def _fill_sheet(ws, tab: TabData) -> None:
         ws.column_dimensions[get_column_letter(col + 1)].width = width
     for row, height in tab.row_heights.items():
         ws.row_dimensions[row + 1].height = height
+    for image in tab.images:
+        picture = OpenpyxlImage(io.BytesIO(image.png))
+        picture.anchor = f"{get_column_letter(image.col + 1)}{image.row + 1}"
+        ws.add_image(picture)
     if tab.frozen_rows:
         ws.freeze_panes = ws.cell(row=tab.frozen_rows + 1, column=1)
     # Printed (or exported to PDF) one page wide, so nothing is cut at the page's right edge;

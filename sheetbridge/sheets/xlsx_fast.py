@@ -247,6 +247,9 @@ def _fill_sheet(ws, tab: TabData, formats: _Formats, texts: dict[str, str]) -> _
             options["source"] = f"=${letter}$1:${letter}${len(choices)}"
         first = xlsxwriter.utility.xl_cell_to_rowcol(cells[0])
         ws.data_validation(first[0], first[1], first[0], first[1], options)
+    for image in tab.images:
+        ws.insert_image(image.row, image.col, image.name,
+                        {"image_data": io.BytesIO(image.png), "description": image.name, "object_position": 3})
     if tab.frozen_rows:
         ws.freeze_panes(tab.frozen_rows, 0)
     # Printed (or exported to PDF) one page wide, so nothing is cut at the page's right edge;
@@ -320,11 +323,24 @@ def _finish(data: bytes, sheets: Mapping[str, _Sheet]) -> bytes:
             sheet = sheets.get(name)
             if sheet is not None:
                 part = _sheet_xml(part, sheet, index)
+            elif name.startswith("xl/drawings/drawing"):
+                part = _one_cell_anchors(part)
             zi = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
             zi.compress_type = zipfile.ZIP_DEFLATED
             zi.external_attr = 0o600 << 16
             dst.writestr(zi, part)
     return out.getvalue()
+
+
+_TWO_CELL_ANCHOR = re.compile(rb'<xdr:twoCellAnchor editAs="absolute">(<xdr:from>.*?</xdr:from>)<xdr:to>.*?</xdr:to>'
+                              rb'(.*?<a:ext (cx="[0-9]+" cy="[0-9]+")/>.*?)</xdr:twoCellAnchor>', re.S)
+
+
+def _one_cell_anchors(part: bytes) -> bytes:
+    """A picture anchored by its top-left cell and its own size (as openpyxl writes it): XlsxWriter
+    anchors both corners to cells, reckoned with widths and heights it was not given (we write
+    them), so a reader would stretch the picture to those cells."""
+    return _TWO_CELL_ANCHOR.sub(rb'<xdr:oneCellAnchor>\1<xdr:ext \3/>\2</xdr:oneCellAnchor>', part)
 
 
 def _sheet_xml(part: bytes, sheet: _Sheet, index: Mapping[Any, int]) -> bytes:
