@@ -245,6 +245,35 @@ def test_processes_share_one_pace_log_through_the_game_folder(tmp_path):
     assert now[0] == 1_000_090.0
 
 
+def test_a_wait_for_the_next_window_lets_the_requests_in_flight_land_first():
+    """Google counts a request when it arrives: one sent in this window must arrive in it, even when
+    another thread waits for the next window (on the virtual clock that wait takes no time at all)."""
+    now = [0.0]
+    pacer = G.Pacer(per_minute=1, clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))
+    arrived: dict[str, float] = {}
+    sent, land = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with pacer.sending("write"):
+            sent.set()
+            land.wait(30)
+            arrived["first"] = now[0]
+
+    def second() -> None:
+        with pacer.sending("write"):
+            arrived["second"] = now[0]
+    a = threading.Thread(target=first)
+    a.start()
+    sent.wait(30)
+    b = threading.Thread(target=second)
+    b.start()
+    b.join(0.3)                       # give the second thread the chance to jump ahead: it must not
+    land.set()
+    a.join(30)
+    b.join(30)
+    assert arrived == {"first": 0.0, "second": 60.0}
+
+
 # ------------------------------------------------------------------ no metadata read without the cache file
 def _master_protections(fake: FakeGoogle, folder: Path) -> int:
     master = json.loads((folder / O.CONFIG_FILE).read_text())["master"]

@@ -87,6 +87,7 @@ NOTICE_AFTER = 2.0             # shorter waits are not worth a line to the host
 PUBLISH_WORKERS = 8            # books read or written at once (each book is one request)
 PACE_FILE = ".sheetbridge-google-pace.json"   # the last minute's requests, shared by this computer's commands
 PACE_LOCK_WAIT = 10.0          # seconds to wait for the pace file's lock before pacing alone
+DRAIN_WAIT = 75.0              # longest wait for the requests in flight before a pacing wait (> a request's timeout)
 DEFAULT_COL_PIXELS = 100
 DEFAULT_ROW_PIXELS = 21        # Google's default row height
 GOOGLE_FONT_POINTS, XLSX_FONT_POINTS = 10, 11   # each program's default font size
@@ -157,12 +158,33 @@ class Pacer:
         self.notice = notice
         self._sent: dict[str, list[float]] = {}    # kind -> slots in the last window, oldest first
         self._holds: dict[str, float] = {}         # kind -> no request of it before this time (a 429)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._flight = threading.Condition(self._lock)
+        self._in_flight = 0                        # requests of this process sent and not answered yet
+        self._turns: dict[str, threading.Lock] = {}   # kind -> held by the thread waiting for the next slot
         self._told = float("-inf")                 # the end of the last wait the host was told about
         self.waited = 0.0
 
     def acquire(self, kind: str) -> None:
         """Wait until a request of ``kind`` may be sent (and count it)."""
+        self._acquire(kind, track=False)
+
+    @contextlib.contextmanager
+    def sending(self, kind: str):
+        """``acquire``, then count the request as in flight until the block ends (its answer came).
+
+        A wait for a slot first lets the requests in flight land: Google counts a request when it
+        arrives, so one sent in the last window must not arrive in the next (on a test's virtual
+        clock a wait takes no time at all, and would otherwise jump over requests not sent yet)."""
+        self._acquire(kind, track=True)
+        try:
+            yield
+        finally:
+            with self._flight:
+                self._in_flight -= 1
+                self._flight.notify_all()
+
+    def _acquire(self, kind: str, track: bool) -> None:
         limit = self.limits.get(kind, self.per_minute)
 
         def reserve(sent: dict, holds: dict, now: float) -> float:
@@ -176,7 +198,15 @@ class Pacer:
         with self._lock:
             now = self.clock()
             slot = self._update(reserve, now)
-        self._wait_until(slot, now)
+            if slot <= now:
+                self._in_flight += track
+                return
+            turn = self._turns.setdefault(kind, threading.Lock())
+        # Waits for one kind take turns in slot order (slots only grow): a later slot never wakes first.
+        with turn:
+            self._wait_until(slot, now)
+        with self._lock:
+            self._in_flight += track
 
     def hold(self, kind: str, seconds: float) -> None:
         """Google answered 429 for ``kind``: send none of it for ``seconds`` (every thread and,
@@ -191,10 +221,12 @@ class Pacer:
         self._tell(until, now)
 
     def _wait_until(self, slot: float, now: float) -> None:
-        if slot - now <= 0:
+        if slot - self.clock() <= 1e-6:
             return
         self.waited += slot - now
         self._tell(slot, now)
+        with self._flight:
+            self._flight.wait_for(lambda: self._in_flight <= 0, timeout=DRAIN_WAIT)
         while (left := slot - self.clock()) > 1e-6:
             self.sleep(left)
 
@@ -401,15 +433,15 @@ class SheetbridgeHTTPClient(HTTPClient):
         kind = request_kind(method, url)
 
         def attempt():
-            self.pacer.acquire(kind)
-            with self._count_lock:
-                self.sent[kind] = self.sent.get(kind, 0) + 1
-            try:
-                response = self.session.request(method=method, url=url, json=json, params=params,
-                                                data=data, files=files, headers=headers,
-                                                timeout=self.timeout or DEFAULT_TIMEOUT)
-            except auth_errors.RefreshError as exc:
-                raise ConfigError(SIGN_IN_EXPIRED.format(detail=_first_line(exc))) from None
+            with self.pacer.sending(kind):
+                with self._count_lock:
+                    self.sent[kind] = self.sent.get(kind, 0) + 1
+                try:
+                    response = self.session.request(method=method, url=url, json=json, params=params,
+                                                    data=data, files=files, headers=headers,
+                                                    timeout=self.timeout or DEFAULT_TIMEOUT)
+                except auth_errors.RefreshError as exc:
+                    raise ConfigError(SIGN_IN_EXPIRED.format(detail=_first_line(exc))) from None
             if response.ok:
                 return response
             error = APIError(response)
@@ -1395,9 +1427,10 @@ class GoogleStore(Store):
     # ---- building a write
     def _write_requests(self, sid: str, tabs: Mapping[str, TabData],
                         reserved: Iterable[int] = ()) -> tuple[list[dict], list]:
-        entry = self._cache.setdefault(sid, {"sheets": {}, "protected": {}})
-        sheets = dict(entry["sheets"])
-        planned = dict(entry.get("planned") or {})    # ids the record this write carries already names
+        with self._lock:   # other threads write other books meanwhile
+            entry = self._cache.setdefault(sid, {"sheets": {}, "protected": {}})
+            sheets = dict(entry["sheets"])
+            planned = dict(entry.get("planned") or {})    # ids the record this write carries already names
         taken = {*sheets.values(), *reserved}
         next_id = max([*taken, *planned.values()], default=0) + 1   # preassigned, never reused
         reqs: list[dict] = []
