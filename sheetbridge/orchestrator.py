@@ -750,11 +750,11 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         if broken and not dry_run:
             raise _broken_error(ld, broken, "resolve")
         warnings = list(ld.warnings) + [f"cannot read {b.player or 'the board'}'s file: {b.error}" for b in broken]
-        pending = _plan(ld, books)
         stale = [b.player for b in books.values() if b.stale]
 
         def finish(reason: str, unchanged: str = "; nothing changed") -> ResolveResult:
             """Publish what an earlier run left unpublished (same result, no ledger rows), or say nothing changed."""
+            pending = _plan(ld, books)   # (only here: a resolved round is planned once, after it is resolved)
             if not pending:
                 return ResolveResult("nothing", reason + unchanged, None, m, warnings=warnings)
             what = _unpublished_message(pending)

@@ -80,3 +80,22 @@ def flickering_greedy(view: PlayerView, rng: Rng) -> RawSubmission:
         else:
             out[sec.name] = [{"space": choices[rng.below(len(choices))]}]
     return out
+
+
+@strategy("greedy", "skeld")
+def skeld_greedy(view: PlayerView, rng: Rng) -> RawSubmission:
+    """Start both crewmates in different rooms; then each stays where it is and activates its room with
+    all its Energy (read from its row label, "Blue (in 1A, 5 Energy)"): the most bid wins a contest."""
+    crew = next(sec for sec in view.form.sections if sec.name == "crew")
+    starts = _choices(view, "crew", "start")
+    if starts:
+        picks = rng.sample(list(starts), min(crew.rows, len(starts)))
+        return {"crew": [{"name": "", "start": picks[i % len(picks)]} for i in range(crew.rows)]}
+    rows = []
+    for label in crew.row_labels:
+        inside = label[label.find("(") + 1:label.rfind(")")] if "(" in label else ""
+        room = inside.split(",")[0].removeprefix("in ").strip()
+        energy = next((w for w in inside.replace(",", " ").split() if w.isdigit()), "0")
+        rows.append({"move_to": "", "toe_step": "", "activate_room": room, "energy": energy, "disable_room": "",
+                     "item": "", "item_2": ""})
+    return {"crew": rows}

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from .errors import ConfigError, LedgerError, SheetbridgeError, UsageError
 from .game import GameRules, get_game
-from .intake import SUBMISSION_FIELD, SUBMISSION_LABEL, prepare
+from .intake import SUBMISSION_FIELD, SUBMISSION_LABEL, Prepared, plain, prepare
 from .ledger import Ledger, LedgerRow
 from .parsing import shorten
 from .rng import Rng, derive_seed
@@ -214,8 +214,11 @@ class Match:
         self._check_player(player)
         if raw is None or not _has_content(raw):
             return None
-        form = self.form(player)
-        prep = prepare(form, player, raw)
+        # The form is built only when it is needed: to cap or tell about a cell, or to label a
+        # problem (a plain submission, as nearly all are, needs neither).
+        quick = plain(raw)
+        form = None if quick is not None else self.form(player)
+        prep = Prepared(quick) if quick is not None else prepare(form, player, raw)
         try:
             sub = self.game.parse(self.state, player, prep.raw)
         except Exception as e:  # a bug in the game module must not stop the round for everyone
@@ -228,6 +231,8 @@ class Match:
         problems = list(prep.problems)
         if not prep.rejected:
             refused = {pr.label: i for i, pr in enumerate(problems) if pr.label in prep.refused_labels}
+            if sub.problems and form is None:
+                form = self.form(player)
             for pr in sub.problems:
                 label = pr.label or form.label_for(pr.field)
                 if label in refused:
@@ -259,8 +264,8 @@ class Match:
         r = self.round
         rec = RoundRecord(round=r, seed=derive_seed(self.seed, "round", r),
                           raw={p: _plain_raw(raw.get(p)) for p in self.players},
-                          balances=self.ledger.balances(self.players), tables=self.tables,
-                          decisions=copy.deepcopy(self.decisions),
+                          balances=_balances(self.ledger, self.players), tables=self.tables,
+                          decisions=copy.deepcopy(self.decisions) if self.decisions else {},
                           stray={p: list(v) for p, v in sorted((stray or {}).items()) if v})
         self._run(rec)
         self._book(rec)
@@ -531,6 +536,15 @@ def parse_options(game: GameRules, given: Mapping[str, Any]) -> dict[str, Any]:
         except ValueError as e:
             raise ConfigError(str(e)) from None
     return opts
+
+
+def _balances(ledger: Ledger, players: Sequence[str]) -> dict[str, int]:
+    """Every player's balance in one pass over the rows (Ledger.balances reads them once a player)."""
+    totals = dict.fromkeys(players, 0)
+    for row in ledger.rows:
+        if row.player in totals:
+            totals[row.player] += row.change
+    return totals
 
 
 def _has_content(raw: RawSubmission) -> bool:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 # Hyphen, non-breaking hyphen, figure dash, en dash, em dash, minus sign, small and fullwidth
@@ -57,6 +58,8 @@ def normalise(text: object) -> str:
     >>> normalise("\u2460 Null")   # a circled one
     '1 Null'
     """
+    if type(text) is str and text.isascii():   # nearly every cell: only the spaces go
+        return text.strip()
     if text is None:
         return ""
     if isinstance(text, bool):
@@ -81,6 +84,8 @@ def _ascii_digit(ch: str) -> str:
 
 def clean(text: object) -> str:
     """Text as typed, read by the one rule (:func:`normalise`). Games call this on every cell."""
+    if type(text) is str and text.isascii():   # the common case without a second call
+        return text.strip()
     return normalise(text)
 
 
@@ -154,14 +159,27 @@ def int_reason(text: object) -> str:
 def match_choice(text: object, choices: Iterable[str]) -> str | None:
     """The choice the text names, ignoring case and surrounding spaces; None if none."""
     s = clean(text).casefold()
+    if type(choices) is tuple:   # a game's fixed choices: looked up, not scanned
+        return _folded(choices).get(s)
     for c in choices:
         if c.casefold() == s:
             return c
     return None
 
 
+@lru_cache(maxsize=256)
+def _folded(choices: tuple[str, ...]) -> dict[str, str]:
+    """Each choice by its case-folded text; the first of two that fold alike, as a scan finds it."""
+    out: dict[str, str] = {}
+    for c in choices:
+        out.setdefault(c.casefold(), c)
+    return out
+
+
 def is_formula(text: object) -> bool:
     """A cell that holds a formula rather than what the player typed."""
+    if type(text) is str and text.isascii():
+        return text.lstrip().startswith("=")
     return isinstance(text, str) and clean(text).startswith("=")
 
 
@@ -188,6 +206,39 @@ def host_flag(text: object) -> bool | None:
     if s in NO_WORDS + ("0", ""):
         return False
     return None
+
+
+def table_key(rect: Sequence[Sequence[object]] | None) -> tuple[tuple[str, ...], ...] | None:
+    """A host's content table as a hashable key (rows of text, "" for a blank cell), so that what a
+    game reads from it can be cached by content. Games read their tables every round; when the same
+    table object comes back with the same text, the key it had is reused rather than built again.
+
+    >>> rect = [["id", "reward"], ["J1", 6]]
+    >>> table_key(rect)
+    (('id', 'reward'), ('J1', '6'))
+    >>> table_key(rect) is table_key(rect), table_key(None)
+    (False, None)
+    >>> text = [["id", "reward"], ["J1", "6"]]
+    >>> table_key(text) is table_key(text)
+    True
+    """
+    if rect is None:
+        return None
+    seen = _TABLE_KEYS.get(id(rect))
+    if seen is not None and seen[0] is rect and rect == seen[1]:
+        return seen[2]
+    key = tuple(tuple("" if v is None else str(v) for v in row) for row in rect)
+    snapshot = [list(row) for row in rect]
+    # Only a table of text is remembered: text equals only the same text (1 == 1.0 == True would not do).
+    if type(rect) is list and all(type(row) is list for row in rect) and \
+            all(type(v) is str for row in snapshot for v in row):
+        if len(_TABLE_KEYS) >= 64:
+            _TABLE_KEYS.clear()
+        _TABLE_KEYS[id(rect)] = (rect, snapshot, key)   # holding the table keeps its id from being reused
+    return key
+
+
+_TABLE_KEYS: dict[int, tuple[object, list[list[object]], tuple[tuple[str, ...], ...]]] = {}
 
 
 def split_list(text: object, seps: Sequence[str] = (",", ";", " ")) -> list[str]:

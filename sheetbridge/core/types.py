@@ -419,7 +419,8 @@ class Outcome:
     reasons: tuple[str, ...]
     awards: tuple[Award, ...] = ()
     pending: tuple[str, ...] = ()  # decisions the host still has to enter (e.g. an EC vote)
-    requests: tuple[Any, ...] = () # those decisions as DecisionRequests (entered ones are applied, not listed)
+    requests: tuple[Any, ...] = () # the decisions it depends on (DecisionRequests; entered ones stay listed,
+                                   # so the host can correct them; Match.pending() gives those not entered)
     facts: tuple[Any, ...] = ()    # the end of the game as typed records (the reveal, final scores)
     scores: Mapping[str, float] = field(default_factory=dict)  # each player's final score, as a number
     ending: str = ""               # how the game ended, a short code ("rounds_out", "sequence", "parasite")

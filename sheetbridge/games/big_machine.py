@@ -53,6 +53,7 @@ The ruleset's example: 3 people in the Blue Meadow, the winner powers up 2:
 from __future__ import annotations
 
 import enum
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -61,7 +62,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
-from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, yes_no
+from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, table_key, yes_no
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (fresh, Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
@@ -530,8 +531,26 @@ def _meadow(text: str) -> str | None:
     return next((m for m in MEADOWS if m.casefold() == t), None)
 
 
+def _keys(tables: Tables, *names: str) -> tuple:
+    """The named tables' contents as one hashable key (what their readers are cached by)."""
+    return tuple(table_key(tables.get(n)) for n in names)
+
+
 def read_catalog(tables: Tables) -> tuple[dict, list[str]]:
     """The five meadows' halves per side from the two half tables (M1), and problems."""
+    catalog, problems = _read_catalog_cached(_keys(tables, NODES_TABLE, CONNECTORS_TABLE))
+    return fresh(catalog), list(problems)
+
+
+@functools.lru_cache(maxsize=8)   # read at every new game and its first round: once per content
+def _read_catalog_cached(key: tuple) -> tuple[dict, tuple[str, ...]]:
+    nodes, connectors = key
+    tables = {n: t for n, t in ((NODES_TABLE, nodes), (CONNECTORS_TABLE, connectors)) if t is not None}
+    catalog, problems = _read_catalog(tables)
+    return catalog, tuple(problems)
+
+
+def _read_catalog(tables: Tables) -> tuple[dict, list[str]]:
     problems: list[str] = []
     catalog: dict[str, dict[str, dict]] = {m: {s.value: {"nodes": {}, "connectors": []} for s in Side}
                                            for m in MEADOWS}
@@ -686,6 +705,18 @@ def assemble(catalog: Mapping[str, Any], left: str, right: str) -> tuple[dict, l
 
 def read_relation(tables: Tables) -> tuple[dict[str, str], list[str]]:
     """M2, A14: the allies/enemies relation per unordered colour pair."""
+    (rect,) = _keys(tables, RELATION_TABLE)
+    relation, problems = _read_relation_cached(rect)
+    return dict(relation), list(problems)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_relation_cached(rect: tuple | None) -> tuple[dict[str, str], tuple[str, ...]]:
+    relation, problems = _read_relation({} if rect is None else {RELATION_TABLE: rect})
+    return relation, tuple(problems)
+
+
+def _read_relation(tables: Tables) -> tuple[dict[str, str], list[str]]:
     problems: list[str] = []
     rect = tables.get(RELATION_TABLE)
     if rect is None:
@@ -720,6 +751,18 @@ def read_relation(tables: Tables) -> tuple[dict[str, str], list[str]]:
 
 def read_trades(tables: Tables) -> tuple[list[dict], list[str]]:
     """A16: host-recorded trades (round, from, to, cogs); names are checked when applied."""
+    (rect,) = _keys(tables, TRADES_TABLE)
+    trades, problems = _read_trades_cached(rect)
+    return [dict(t) for t in trades], list(problems)
+
+
+@functools.lru_cache(maxsize=8)   # read every round
+def _read_trades_cached(rect: tuple | None) -> tuple[list[dict], tuple[str, ...]]:
+    trades, problems = _read_trades({} if rect is None else {TRADES_TABLE: rect})
+    return trades, tuple(problems)
+
+
+def _read_trades(tables: Tables) -> tuple[list[dict], list[str]]:
     problems: list[str] = []
     rect = tables.get(TRADES_TABLE)
     if rect is None:
@@ -739,6 +782,16 @@ def read_trades(tables: Tables) -> tuple[list[dict], list[str]]:
 
 
 def check_all_tables(tables: Tables) -> list[str]:
+    return list(_check_all_cached(_keys(tables, NODES_TABLE, CONNECTORS_TABLE, RELATION_TABLE, TRADES_TABLE)))
+
+
+@functools.lru_cache(maxsize=8)   # checked at every new game: the 25 machines are assembled once per content
+def _check_all_cached(key: tuple) -> tuple[str, ...]:
+    names = (NODES_TABLE, CONNECTORS_TABLE, RELATION_TABLE, TRADES_TABLE)
+    return tuple(_check_all({n: t for n, t in zip(names, key) if t is not None}))
+
+
+def _check_all(tables: Tables) -> list[str]:
     catalog, problems = read_catalog(tables)
     if not problems:
         found: list[str] = []
@@ -902,10 +955,22 @@ def half_machine(half: Mapping[str, Any], side: str) -> dict:
 
 
 def _filled(machine: Mapping[str, Any]) -> dict:
-    """R48: the machine with every empty node made faulty."""
-    m = fresh(dict(machine))
-    m["parts"] = {n: (FAULTY if p is None else p) for n, p in m["parts"].items()}
-    return m
+    """R48: the machine with every empty node made faulty (a new machine sharing what it does not change)."""
+    return {**machine, "parts": {n: (FAULTY if p is None else p) for n, p in machine["parts"].items()}}
+
+
+def _round_copy(state: State) -> State:
+    """The state a round resolves into. Only what a round writes in place is copied (a JSON round trip
+    of the whole state, the meadows' catalog included, cost more than the round): the per-participant
+    dicts, the scores, each machine's parts and connectors. The catalog and relation are replaced when
+    changed, never written in place; teams, roster and options are only read."""
+    st = dict(state)
+    for key in ("meadow", "start", "cogs", "prev", "scores"):
+        if key in st:
+            st[key] = dict(st[key])
+    st["machines"] = {tid: {**m, "parts": dict(m["parts"]), "connectors": [dict(c) for c in m["connectors"]]}
+                      for tid, m in state["machines"].items()}
+    return st
 
 
 # --------------------------------------------------------------------- pictures
@@ -1308,7 +1373,7 @@ class BigMachine(GameRules):
 
     # ---- resolve ---------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = fresh(state)
+        st = _round_copy(state)
         if st["round"] == 0:
             return self._resolve_start(st, round_input, rng)
         return self._resolve_round(st, round_input, rng)

@@ -60,10 +60,11 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
-from ..core.parsing import MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int, yes_no
+from ..core.parsing import (MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int,
+                            table_key, yes_no)
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
-from ..core.types import (fresh, Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
+from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
                           RoundInput, RoundResult, Section, State, Submission, TableSpec, Tables)
 
@@ -159,7 +160,10 @@ class Node(enum.Enum):
 
 def node_word(n: str) -> str:
     """'B' -> 'border', 'C' -> 'central'."""
-    return Node(n).word
+    return _NODE_WORDS.get(n) or Node(n).word
+
+
+_NODE_WORDS = {"B": "border", "C": "central"}   # node_word is called for every step: no Enum lookup
 
 
 SWAP, GSWAP, IDLE = "swap", "gswap", "idle"
@@ -221,7 +225,12 @@ def cell_label(c: int, r: int) -> str:
 
 def parse_cell(text: str, cols: int, rows: int) -> tuple[int, int] | None:
     """'C3' -> (2, 2); None when it is not a cell of this board."""
-    m = re.fullmatch(r"([A-Za-z])\s*(\d{1,2})", clean(text))
+    return _parse_cell(text if type(text) is str else clean(text), cols, rows)
+
+
+@functools.lru_cache(maxsize=2048)   # every pregame list and label is read this way
+def _parse_cell(text: str, cols: int, rows: int) -> tuple[int, int] | None:
+    m = _CELL.fullmatch(clean(text))
     if not m:
         return None
     c, r = ord(m.group(1).upper()) - ord("A"), int(m.group(2)) - 1
@@ -244,8 +253,33 @@ def parse_blocked(text: Any, cols: int, rows: int) -> tuple[list[tuple[int, int]
 
 
 def blocked_fine(options: Mapping[str, Any]) -> frozenset[tuple[int, int]]:
-    cells, _ = parse_blocked(options.get("blocked_cells", ""), options["columns"], options["rows"])
+    text = options.get("blocked_cells", "")
+    return _blocked_fine(text if isinstance(text, str) else clean(text), options["columns"], options["rows"])
+
+
+@functools.lru_cache(maxsize=64)   # read at every step of every round: parsed once per option value
+def _blocked_fine(text: str, cols: int, rows: int) -> frozenset[tuple[int, int]]:
+    cells, _ = parse_blocked(text, cols, rows)
     return frozenset(cell_fine(*c) for c in cells)
+
+
+@functools.lru_cache(maxsize=64)
+def _blocked_labels(text: Any, cols: int, rows: int) -> tuple[str, ...]:
+    """The blocked cells' labels, in board order (the board fact of every round)."""
+    cells, _ = parse_blocked(text, cols, rows)
+    return tuple(cell_label(*c) for c in cells)
+
+
+@functools.lru_cache(maxsize=16)
+def _board_labels(cols: int, rows: int) -> dict[tuple[int, int], str]:
+    """Every point of the fine grid and its label: a round's facts name a few hundred of them."""
+    return {(X, Y): fine_label((X, Y), cols, rows) for X in range(2 * cols + 1) for Y in range(2 * rows + 1)}
+
+
+@functools.lru_cache(maxsize=16)
+def _board_coords(cols: int, rows: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """Every point of the fine grid and its node's own coordinates (own_xy)."""
+    return {(X, Y): own_xy((X, Y)) for X in range(2 * cols + 1) for Y in range(2 * rows + 1)}
 
 
 def corner_point(c: int, r: int, corner: str) -> tuple[int, int]:
@@ -266,13 +300,27 @@ def point_label(x: int, y: int, cols: int, rows: int) -> str:
 
 def fine_label(fine: Sequence[int], cols: int, rows: int) -> str:
     X, Y = fine
+    return _fine_label(X, Y, cols, rows)
+
+
+@functools.lru_cache(maxsize=4096)   # every fact names its points: a board has a few hundred labels
+def _fine_label(X: int, Y: int, cols: int, rows: int) -> str:
     if X % 2 == 0:
         return point_label(X // 2, Y // 2, cols, rows)
     return cell_label(X // 2, Y // 2)
 
 
+_CELL = re.compile(r"([A-Za-z])\s*(\d{1,2})")
+_NOT_LOWER = re.compile(r"[^a-z ]")
+
+
 def parse_corner(text: str) -> str | None:
-    s = re.sub(r"[^a-z ]", " ", clean(text).casefold())
+    return _parse_corner(text if type(text) is str else clean(text))
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_corner(text: str) -> str | None:
+    s = _NOT_LOWER.sub(" ", clean(text).casefold())
     s = " ".join(s.split())
     return CORNER_ALIASES.get(s) or CORNER_ALIASES.get(s.replace(" ", ""))
 
@@ -306,6 +354,11 @@ def parse_point(node: str, value: Any, cols: int, rows: int) -> tuple[int, int] 
 def parse_action(text: str) -> str | None:
     """A code from the shorthand or the long form: 'BD', 'border node path down', 'color swap'
     (R30, R33, R36); 'gswap' / 'garnet swap' for the garnet swap (R15). None if unreadable."""
+    return _parse_action(text) if isinstance(text, str) else _parse_action(clean(text))
+
+
+@functools.lru_cache(maxsize=1024)   # players type the same few codes over and over
+def _parse_action(text: str) -> str | None:
     s = clean(text).casefold()
     s = re.sub(r"^\d+\s*[.):]\s*", "", s)          # "1. BD"
     s = re.sub(r"[^a-z ]", " ", s)
@@ -335,7 +388,10 @@ def is_path(code: str) -> bool:
 
 
 def costs_energy(code: str) -> bool:
-    return is_path(code) or code == SWAP
+    return code in _ENERGY_CODES
+
+
+_ENERGY_CODES = frozenset(PATH_CODES + (SWAP,))
 
 
 # ------------------------------------------------------------- shapes (A22)
@@ -356,6 +412,11 @@ def parse_shape(text: str) -> str | None:
 
 def shape_variants(shape: str, rotate: bool = True, reflect: bool = True, either_end: bool = True) -> list[str]:
     """Every way the shape may be built (R59): rotations, reflections, both directions of travel."""
+    return list(_shape_variants(shape, bool(rotate), bool(reflect), bool(either_end)))
+
+
+@functools.lru_cache(maxsize=256)   # every mission is checked for every player every round
+def _shape_variants(shape: str, rotate: bool, reflect: bool, either_end: bool) -> tuple[str, ...]:
     forms = {shape}
     if reflect:
         forms |= {"".join(MIRROR[m] for m in f) for f in forms}
@@ -371,7 +432,7 @@ def shape_variants(shape: str, rotate: bool = True, reflect: bool = True, either
         forms |= {"".join(MIRROR[m] for m in f) for f in forms}
     if either_end:
         forms |= {"".join(INVERSE[m] for m in reversed(f)) for f in forms}
-    return sorted(forms)
+    return tuple(sorted(forms))
 
 
 def shape_revisits(shape: str) -> bool:
@@ -411,7 +472,7 @@ def matches(moves: str, variants: Sequence[str], anywhere: bool) -> bool:
 
 # ------------------------------------------------------------- the path engine
 
-@dataclass
+@dataclass(slots=True)   # a few hundred a round: slots make them quicker to make
 class Event:
     """What one step did for one player; the game turns these into ActionStep facts."""
     step: int
@@ -430,7 +491,7 @@ class Event:
         return self.code[0] if is_path(self.code) else ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     player: str
     node: str
@@ -503,14 +564,15 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
     slots = {p: _slots(plans.get(p, ()), opts["gswap_takes_step"]) for p in players}
     steps = max((len(s) for s in slots.values()), default=0)
 
-    def node_colour(p: str, n: str) -> str:
-        return colour[p] if n == "B" else other(colour[p])
-
     def lbl(f: Sequence[int]) -> str:
         return fine_label(f, cols, rows)
 
+    crossing_first = opts["crossing_before_arrival"]
+    stop_offboard = opts["offboard_policy"] == "stop_node"
+    per_action = opts["collision_count_mode"] == "per_action"
     for k in range(1, steps + 1):
-        proposals: list[dict[str, Any]] = []
+        # A proposal: [player, node, code, segment, its midpoint, hits (case, other player)].
+        proposals: list[list[Any]] = []
         for p in players:
             if k > len(slots[p]):
                 continue
@@ -521,7 +583,7 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                 continue
             if code in (SWAP, GSWAP):
                 colour[p] = other(colour[p])
-                events[p].append(Event(k, code, "swap", colour=colour[p]))
+                events[p].append(Event(k, code, "swap", 0, (), None, None, colour[p]))
                 continue
             if code == IDLE:
                 events[p].append(Event(k, code, "idle"))
@@ -529,67 +591,125 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
             n, d = code[0], DIRS[code[1]]
             frm = pos[p][n]
             to = (frm[0] + 2 * d[0], frm[1] + 2 * d[1])
+            node_col = colour[p] if n == "B" else other(colour[p])
             if stopped[p][n]:
-                events[p].append(Event(k, code, "stopped", frm=frm, to=to, colour=node_colour(p, n)))
+                events[p].append(Event(k, code, "stopped", 0, (), frm, to, node_col))
                 continue
-            off = not on_board(to, cols, rows)
+            off = not (0 <= to[0] <= 2 * cols and 0 <= to[1] <= 2 * rows)   # on_board, inlined
             if off or (n == "C" and to in blocked):     # E5; a blocked cell is no gray square (A36)
-                if opts["offboard_policy"] == "stop_node":
+                if stop_offboard:
                     stopped[p][n] = True
-                events[p].append(Event(k, code, "offboard" if off else "blocked", frm=frm, to=to,
-                                       colour=node_colour(p, n)))
+                events[p].append(Event(k, code, "offboard" if off else "blocked", 0, (), frm, to, node_col))
                 continue
-            proposals.append({"p": p, "n": n, "code": code, "seg": Segment(p, n, frm, to, node_colour(p, n), k),
-                              "hits": []})
+            proposals.append([p, n, code, Segment(p, n, frm, to, node_col, k),
+                              ((frm[0] + to[0]) // 2, (frm[1] + to[1]) // 2), []])
+        if not proposals:
+            continue
         # half-step: crossings of a central and a border path of the same colour (cases 3, 4)
+        by_mid: dict[tuple[int, int], list[list[Any]]] = {}
         for pr in proposals:
-            seg = pr["seg"]
-            for old in placed_at.get(seg.mid, []):
+            by_mid.setdefault(pr[4], []).append(pr)
+        for pr in proposals:
+            seg, mid, hits = pr[3], pr[4], pr[5]
+            for old in placed_at.get(mid, ()):
                 if old.node != seg.node and old.colour == seg.colour:
-                    pr["hits"].append((4, old.player))
-            for o in proposals:
-                s2 = o["seg"]
-                if o is not pr and s2.mid == seg.mid and s2.node != seg.node and s2.colour == seg.colour:
-                    pr["hits"].append((3, o["p"]))
+                    hits.append((4, old.player))
+            for o in by_mid[mid]:
+                s2 = o[3]
+                if o is not pr and s2.node != seg.node and s2.colour == seg.colour:
+                    hits.append((3, o[0]))
         # arrivals (cases 1, 2)
-        pool = [pr for pr in proposals if not pr["hits"]] if opts["crossing_before_arrival"] else proposals
-        free = []
+        pool = [pr for pr in proposals if not pr[5]] if crossing_first else proposals
+        by_target: dict[tuple[int, int], list[list[Any]]] = {}
         for pr in pool:
-            owner = claimed.get(pr["seg"].to)
+            owner = claimed.get(pr[3].to)
             if owner is not None:
-                pr["hits"].append((1, owner))
+                pr[5].append((1, owner))
             else:
-                free.append(pr)
-        by_target: dict[tuple[int, int], list[dict[str, Any]]] = {}
-        for pr in free:
-            by_target.setdefault(pr["seg"].to, []).append(pr)
+                by_target.setdefault(pr[3].to, []).append(pr)
         for group in by_target.values():
             if len(group) > 1:
                 for pr in group:
-                    pr["hits"].extend((2, o["p"]) for o in group if o is not pr)
+                    pr[5].extend((2, o[0]) for o in group if o is not pr)
         # apply
-        for pr in proposals:
-            p, n, seg = pr["p"], pr["n"], pr["seg"]
-            if pr["hits"]:
+        for p, n, code, seg, mid, found in proposals:
+            if found:
                 stopped[p][n] = True
-                count = 1 if opts["collision_count_mode"] == "per_action" else len(pr["hits"])
+                count = 1 if per_action else len(found)
                 collisions[p] += count
-                hits = tuple(sorted(pr["hits"]))
-                events[p].append(Event(k, pr["code"], "collision", hits[0][0], tuple(sorted({o for _, o in hits})),
+                hits = tuple(sorted(found))
+                events[p].append(Event(k, code, "collision", hits[0][0], tuple(sorted({o for _, o in hits})),
                                        seg.frm, seg.to, seg.colour, hits, count))
-                log.append(f"step {k}: {p} {pr['code']} {lbl(seg.frm)} -> {lbl(seg.to)} ({seg.colour}): "
+                log.append(f"step {k}: {p} {code} {lbl(seg.frm)} -> {lbl(seg.to)} ({seg.colour}): "
                            + "; ".join(f"case {c} with {o}" for c, o in hits))
             else:
                 segments.append(seg)
-                placed_at.setdefault(seg.mid, []).append(seg)
+                placed_at.setdefault(mid, []).append(seg)
                 claimed[seg.to] = p
                 pos[p][n] = seg.to
                 paths[p] += 1
-                moves[p][n] += pr["code"][1]
+                moves[p][n] += code[1]
                 move_steps[p][n].append(k)
-                events[p].append(Event(k, pr["code"], "placed", frm=seg.frm, to=seg.to, colour=seg.colour))
+                events[p].append(Event(k, code, "placed", 0, (), seg.frm, seg.to, seg.colour))
     return PathResult(segments, {p: {n: pos[p][n] for n in "BC"} for p in players}, colour, paths,
                       collisions, moves, events, log, move_steps)
+
+
+_ACTIONS_ALLOWED = "one of " + ", ".join(ACTION_CHOICES) + " (or the long form, e.g. 'border node path down')"
+
+
+def walk_alone(start: Mapping[str, Sequence[int]], border_colour: str, codes: Sequence[str],
+               options: Mapping[str, Any]) -> list[Event]:
+    """The steps of one player's plan that fail with nobody else on the board (offboard, blocked,
+    collision: a self-collision), as :func:`run_paths` finds them for that player alone. Every
+    submission is walked like this to warn the player, so it skips the bookkeeping of a whole
+    round; the rules are the same (tests/test_fast_paths.py runs both on many plans).
+
+    >>> [(e.step, e.code, e.result) for e in walk_alone({"B": point_fine(0, 0), "C": cell_fine(0, 0)}, BLUE,
+    ...                                                    ["BU", "CD", "CU", "CU"], DEFAULTS)]
+    [(1, 'BU', 'offboard'), (3, 'CU', 'collision')]
+    """
+    opts = {**DEFAULTS, **options}
+    cols, rows = opts["columns"], opts["rows"]
+    blocked = blocked_fine(opts)
+    colour = border_colour
+    pos = {"B": tuple(start["B"]), "C": tuple(start["C"])}
+    stopped = {"B": False, "C": False}
+    claimed = {pos["B"], pos["C"]} if opts["start_nodes_claimed"] else set()
+    placed: dict[tuple[int, int], list[tuple[str, str]]] = {}   # midpoint -> (node, colour) of placed paths
+    stop_node = opts["offboard_policy"] == "stop_node"
+    out: list[Event] = []
+    for k, (flips, code) in enumerate(_slots(codes, opts["gswap_takes_step"]), start=1):
+        for _ in range(flips):
+            colour = other(colour)
+        if code is None or code == IDLE:
+            continue
+        if code in (SWAP, GSWAP):
+            colour = other(colour)
+            continue
+        n, (dx, dy) = code[0], DIRS[code[1]]
+        frm = pos[n]
+        to = (frm[0] + 2 * dx, frm[1] + 2 * dy)
+        if stopped[n]:
+            continue
+        off = not on_board(to, cols, rows)
+        if off or (n == "C" and to in blocked):
+            if stop_node:
+                stopped[n] = True
+            out.append(Event(k, code, "offboard" if off else "blocked", frm=frm, to=to))
+            continue
+        seg_colour = colour if n == "B" else other(colour)
+        mid = ((frm[0] + to[0]) // 2, (frm[1] + to[1]) // 2)
+        # a crossing of the other node's earlier path of the same colour (case 4), else an arrival on a
+        # claimed point (case 1); alone, nothing else can happen (cases 2 and 3 need two paths at once)
+        if any(node != n and c == seg_colour for node, c in placed.get(mid, ())) or to in claimed:
+            stopped[n] = True
+            out.append(Event(k, code, "collision", frm=frm, to=to))
+            continue
+        placed.setdefault(mid, []).append((n, seg_colour))
+        claimed.add(to)
+        pos[n] = to
+    return out
 
 
 # ------------------------------------------------------------- intake (E1-E4)
@@ -668,9 +788,20 @@ def _flag(text: str, default: bool) -> bool | None:
 
 def read_missions(table: Sequence[Sequence[str]] | None) -> tuple[list[dict[str, Any]], list[str]]:
     """The missions table, read once per distinct content (it is read every round): a fresh copy."""
-    key = None if table is None else tuple(tuple("" if v is None else str(v) for v in row) for row in table)
-    missions, problems = _read_missions_cached(key)
-    return fresh(missions), list(problems)
+    missions, problems = _read_missions_cached(table_key(table))
+    return [_mission_copy(m) for m in missions], list(problems)
+
+
+def _mission_copy(m: Mapping[str, Any]) -> dict[str, Any]:
+    """A mission record to write into: its lists (accepted, completers, penalized) are its only containers."""
+    out = dict(m)
+    for key in _MISSION_LISTS:
+        if key in out:
+            out[key] = list(out[key])
+    return out
+
+
+_MISSION_LISTS = ("accepted", "completers", "penalized")
 
 
 @functools.lru_cache(maxsize=8)
@@ -799,6 +930,27 @@ def mission_short(m: Mapping[str, Any]) -> str:
     return (f"[{m['id']}] {m['name']}: {what}, +{m['reward']}"
             + (f", {m['penalty']} on failure" if m["penalty"] else "")
             + (f", until the end of round {end}" if end else ", until completed"))
+
+
+def _round_copy(state: State) -> State:
+    """The state a round resolves into. Only what a round writes in place is copied (a JSON round trip
+    of the whole state cost more than the round): the per-player dicts whose values it replaces, the
+    histories it appends to, the missions it updates. Options, players, the board and the final result
+    are never written in place (the board and the result are replaced)."""
+    st = dict(state)
+    for key in ("nodes", "border_colour", "fireflies", "missions_completed", "collisions", "last_actions"):
+        if key in st:
+            st[key] = dict(st[key])
+    if "history" in st:
+        st["history"] = {p: list(h) for p, h in st["history"].items()}
+    if "pending_manual" in st:
+        st["pending_manual"] = list(st["pending_manual"])
+    # A round writes only open missions presented by now (acceptances, completions, penalties,
+    # closing); later ones are replaced from the table, finished ones are only read.
+    r = st["round"]
+    st["missions"] = [_mission_copy(m) if m["status"] == "open" and m["round"] <= r else m
+                      for m in st["missions"]]
+    return st
 
 
 # ------------------------------------------------------------- pregame (A26-A30)
@@ -1566,9 +1718,8 @@ class Bugcatcher(GameRules):
                 for m in self._board(st, r)]
 
     def _board_fact(self, st: State, r: int) -> BugcatcherBoard:
-        blocked, _ = parse_blocked(st["options"]["blocked_cells"], *self._dims(st))
         return BugcatcherBoard(r, st["options"]["columns"], st["options"]["rows"],
-                               tuple(cell_label(*c) for c in blocked))
+                               _blocked_labels(st["options"]["blocked_cells"], *self._dims(st)))
 
     # ---- forms ------------------------------------------------------------
     def form(self, state: State, player: str) -> Form:
@@ -1781,14 +1932,14 @@ class Bugcatcher(GameRules):
     def _parse_round(self, state: State, player: str, raw: RawSubmission) -> Submission:
         opts = state["options"]
         problems: list[Problem] = []
-        allowed = "one of " + ", ".join(ACTION_CHOICES) + " (or the long form, e.g. 'border node path down')"
-        rows_ = list(raw.get("actions") or [])
-        last_filled = max((i for i, row in enumerate(rows_) if clean(row.get("action", ""))), default=-1)
+        allowed = _ACTIONS_ALLOWED
+        texts = [clean(row.get("action", "")) for row in (raw.get("actions") or [])]
+        while texts and not texts[-1]:   # rows after the last filled one are not read
+            texts.pop()
         codes: list[tuple[int, str]] = []   # (sheet row, code)
-        for i, row in enumerate(rows_[:last_filled + 1]):
-            text = clean(row.get("action", ""))
+        gap = "an idle step" if opts["blank_policy"] == "idle" else "row skipped; later actions move up"
+        for i, text in enumerate(texts):
             fieldname = f"action {i + 1}"
-            gap = "an idle step" if opts["blank_policy"] == "idle" else "row skipped; later actions move up"
             if text == "":
                 if opts["blank_policy"] == "idle":
                     codes.append((i + 1, IDLE))
@@ -1867,11 +2018,10 @@ class Bugcatcher(GameRules):
         nodes = state["nodes"].get(player)
         if not nodes:
             return []
-        res = run_paths({player: nodes}, {player: state["border_colour"][player]}, {player: list(codes)}, opts)
         step_rows = list(code_rows) if opts["gswap_takes_step"] else \
             [r for r, c in zip(code_rows, codes) if c != GSWAP]
         out = []
-        for ev in res.events[player]:
+        for ev in walk_alone(nodes, state["border_colour"][player], codes, opts):
             where = f"action {step_rows[ev.step - 1]}" if ev.step - 1 < len(step_rows) else f"step {ev.step}"
             if ev.result == "offboard":
                 out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
@@ -1904,7 +2054,7 @@ class Bugcatcher(GameRules):
 
     # ---- resolution ---------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = fresh(state)
+        st = _round_copy(state)
         if st["round"] == 0:
             return self._resolve_pregame(st, round_input, rng)
         return self._resolve_round(st, round_input, rng)
@@ -1914,7 +2064,7 @@ class Bugcatcher(GameRules):
         table = tables.get(MISSIONS_TABLE) if tables else None
         if table is None:
             return
-        loaded, problems = read_missions(table)
+        loaded, problems = _read_missions_cached(table_key(table))   # shared: copied below when kept
         for p in problems:
             host_log.append(f"missions table: {p}; that mission is left out")
         kept = [m for m in st["missions"] if m["round"] <= after]
@@ -1926,7 +2076,7 @@ class Bugcatcher(GameRules):
                 host_log.append(f"missions table: id {m['id']} was already used by an earlier mission; "
                                 "the new one is left out")
                 continue
-            kept.append(m)
+            kept.append(_mission_copy(m))
         st["missions"] = kept
         nxt = after + 1
         if nxt <= st["options"]["rounds"]:
@@ -2047,8 +2197,22 @@ class Bugcatcher(GameRules):
         st.setdefault("last_actions", {p: [] for p in players})     # states recorded before these keys
         st.setdefault("pending_manual", [])
 
+        # Every point of the board with its own coordinates and label, looked up rather than computed:
+        # a round's facts name about a hundred points. A point off the board is computed.
+        labels, coords = _board_labels(cols, rows), _board_coords(cols, rows)
+        get_label, get_xy = labels.get, coords.get
+
         def lbl(fine: Sequence[int]) -> str:
-            return fine_label(fine, cols, rows)
+            try:
+                return labels[fine]
+            except (KeyError, TypeError):   # a point off the board, or a list
+                return fine_label(fine, cols, rows)
+
+        def xy(fine: Sequence[int]) -> tuple[int, int]:
+            try:
+                return coords[fine]
+            except (KeyError, TypeError):
+                return own_xy(fine)
 
         # 1. Intake (E1-E4, E11): the list that runs for each player.
         plans: dict[str, list[str]] = {}
@@ -2082,28 +2246,34 @@ class Bugcatcher(GameRules):
         res = run_paths(starts, start_colour, plans, opts)
         host_log += res.log
         for p in players:
+            aud = breakdown(p)
             for ev in res.events[p]:
-                node = node_word(ev.node) if ev.node else ""
-                off = ev.result == "offboard"
+                code, frm, to, hits, result = ev.code, ev.frm, ev.to, ev.hits, ev.result
+                node = _NODE_WORDS[code[0]] if code in PATH_CODES else ""
+                if hits:
+                    cases = tuple(sorted({c for c, _ in hits}))
+                    self_cases = tuple(sorted({c for c, _ in hits} - {c for c, o in hits if o != p}))
+                else:
+                    cases = self_cases = ()
                 facts.append(ActionStep(
-                    p, ev.step, ev.code, node, ev.result,
-                    own_xy(ev.frm) if ev.frm else None, own_xy(ev.to) if ev.to else None,
-                    lbl(ev.frm) if ev.frm else "", lbl(ev.to) if ev.to and not off else "", ev.colour,
-                    tuple(sorted({c for c, _ in ev.hits})),
-                    tuple(sorted({c for c, _ in ev.hits} - {c for c, o in ev.hits if o != p})),
-                    1 if costs_energy(ev.code) else 0, 1 if ev.code == GSWAP else 0, ev.counted,
-                    audience=breakdown(p)))
+                    p, ev.step, code, node, result,
+                    (get_xy(frm) or xy(frm)) if frm else None, (get_xy(to) or xy(to)) if to else None,
+                    (get_label(frm) or lbl(frm)) if frm else "",
+                    (get_label(to) or lbl(to)) if to and result != "offboard" else "", ev.colour, cases, self_cases,
+                    1 if code in PATH_CODES or code == SWAP else 0, 1 if code == GSWAP else 0, ev.counted,
+                    audience=aud))
                 if ev.result == "collision":
                     facts.append(CollisionRecord(ev.step, p, ev.code, node, lbl(ev.to),
                                                  tuple(CollisionHit(c, o) for c, o in ev.hits), ev.counted,
                                                  audience=HOST_ONLY))
             for n in "BC":
-                facts.append(NodePath(p, node_word(n), own_xy(starts[p][n]), own_xy(res.ends[p][n]), lbl(starts[p][n]),
+                facts.append(NodePath(p, node_word(n), xy(starts[p][n]), xy(res.ends[p][n]), lbl(starts[p][n]),
                                       lbl(res.ends[p][n]), res.moves[p][n], tuple(res.steps[p][n]),
                                       audience=breakdown(p)))
-            facts.append(EnergyUsed(p, sum(1 for c in plans[p] if costs_energy(c)), ENERGY,
-                                    sum(1 for c in plans[p] if is_path(c)), sum(1 for c in plans[p] if c == SWAP),
-                                    1 if gswap_used[p] else 0, audience=breakdown(p)))
+            n_paths = sum(1 for c in plans[p] if c in PATH_CODES)
+            n_swaps = plans[p].count(SWAP)
+            facts.append(EnergyUsed(p, n_paths + n_swaps, ENERGY, n_paths, n_swaps, 1 if gswap_used[p] else 0,
+                                    audience=aud))
             st["collisions"][p] += res.collisions[p]
 
         # 4. Missions (R48-R62).
@@ -2123,7 +2293,7 @@ class Bugcatcher(GameRules):
             facts.append(FireflyBreakdown(p, res.paths[p], rewards[p], penalties[p], audience=breakdown(p)))
             facts.append(FireflyTotal(p, before, change, st["fireflies"][p], audience=(p,)))
             facts.append(CollisionsCaused(p, res.collisions[p], st["collisions"][p], audience=breakdown(p)))
-            facts.append(NextNodes(p, own_xy(res.ends[p]["B"]), own_xy(res.ends[p]["C"]), lbl(res.ends[p]["B"]),
+            facts.append(NextNodes(p, xy(res.ends[p]["B"]), xy(res.ends[p]["C"]), lbl(res.ends[p]["B"]),
                                    lbl(res.ends[p]["C"]), res.border_colour[p], audience=(p,)))
 
         # The public board (R63-R65, A33): paths and node points, unowned and in board order
@@ -2139,7 +2309,7 @@ class Bugcatcher(GameRules):
                                  "colour": (res.border_colour[p] if n == "B" else other(res.border_colour[p]))
                                  if show_col else None} for p in sorted(players) for n in "BC"]}
         facts.append(self._board_fact(st, r))
-        paths = [PathPlaced(node_word(s.node), own_xy(s.frm), own_xy(s.to), lbl(s.frm), lbl(s.to), s.colour,
+        paths = [PathPlaced(_NODE_WORDS[s.node], xy(s.frm), xy(s.to), lbl(s.frm), lbl(s.to), s.colour,
                             s.step if opts["public_step_order"] else 0) for s in res.segments]
         if not opts["public_step_order"]:
             paths.sort(key=lambda f: (f.node, f.frm[1], f.frm[0], f.to[1], f.to[0]))
@@ -2149,7 +2319,7 @@ class Bugcatcher(GameRules):
             for p in players:
                 for n in "BC":
                     colour = (colours[p] if n == "B" else other(colours[p])) if show_col else ""
-                    marks.append(NodeMarker(phase, node_word(n), own_xy(where[p][n]), lbl(where[p][n]), colour))
+                    marks.append(NodeMarker(phase, _NODE_WORDS[n], xy(where[p][n]), lbl(where[p][n]), colour))
         facts += sorted(marks, key=lambda f: (f.phase != "start", f.node, f.at[1], f.at[0], f.colour))
         facts += public_missions
 
@@ -2208,12 +2378,14 @@ class Bugcatcher(GameRules):
                     facts.append(MissionCheck(p, m["id"], m["name"], "host", p in completers, window_first=first,
                                               window_last=last or 0, pending=entered is None, audience=(p,)))
             else:
-                variants = shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])
+                variants = _shape_variants(m["shape"], bool(m["rotate"]), bool(m["reflect"]), bool(m["either_end"]))
+                size = len(m["shape"])   # every variant's length: fewer moves cannot hold one
                 nodes = {"border": "B", "central": "C", "any": "BC"}[m["node"]]
                 for p in cands:
                     found = None
                     for n in nodes:
-                        hit = find_shape(res.moves[p][n], variants, m["anywhere"])
+                        hit = find_shape(res.moves[p][n], variants, m["anywhere"]) if len(res.moves[p][n]) >= size \
+                            else None
                         if hit:
                             found = (n, *hit)
                             break
@@ -2765,7 +2937,7 @@ class Bugcatcher(GameRules):
             return {"central": [{"cell": cell_label(*c)} for c in central], "border": border, "bids": [bids]}
         nodes = state["nodes"][player]
         pos = {n: tuple(nodes[n]) for n in "BC"}
-        own = {tuple(v) for q in sorted(state["nodes"]) for v in state["nodes"][q].values()}  # every node is public
+        own = {tuple(v) for q in state["nodes"].values() for v in q.values()}  # every node is public
         codes: list[str] = []
         board = self._board(state)
         accept = []
@@ -2775,10 +2947,10 @@ class Bugcatcher(GameRules):
             m = rng.choice(shaped)
             n = "B" if m["node"] == "border" else "C" if m["node"] == "central" else rng.choice("BC")
             for v in rng.shuffled(shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])):
-                at, ok, seen = pos[n], True, set(own)
+                at, ok, seen = pos[n], True, set()   # the points this variant adds to `own`
                 for d in v:
                     nxt = (at[0] + 2 * DIRS[d][0], at[1] + 2 * DIRS[d][1])
-                    if not on_board(nxt, cols, rows) or nxt in seen or (n == "C" and nxt in blocked):
+                    if not on_board(nxt, cols, rows) or nxt in own or nxt in seen or (n == "C" and nxt in blocked):
                         ok = False
                         break
                     seen.add(nxt)
@@ -2797,13 +2969,16 @@ class Bugcatcher(GameRules):
             if x < 0.1:
                 break
             n = rng.choice("BC")
-            steps = {d: (pos[n][0] + 2 * DIRS[d][0], pos[n][1] + 2 * DIRS[d][1]) for d in "UDLR"}
-            dirs = [d for d in "UDLR" if on_board(steps[d], cols, rows) and steps[d] not in own
-                    and not (n == "C" and steps[d] in blocked)]
+            x0, y0 = pos[n]
+            dirs = []
+            for d, (dx, dy) in DIRS.items():        # U D L R, in that order
+                step = (x0 + 2 * dx, y0 + 2 * dy)
+                if (0 <= step[0] <= 2 * cols and 0 <= step[1] <= 2 * rows and step not in own   # on the board
+                        and not (n == "C" and step in blocked)):
+                    dirs.append((d, step))
             if not dirs:
                 continue
-            d = rng.choice(dirs)
-            pos[n] = (pos[n][0] + 2 * DIRS[d][0], pos[n][1] + 2 * DIRS[d][1])
+            d, pos[n] = rng.choice(dirs)
             own.add(pos[n])
             codes.append(n + d)
         if rng.random() < 0.1:

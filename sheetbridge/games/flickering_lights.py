@@ -63,12 +63,12 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
-from ..core.parsing import clean, is_formula, parse_int, split_list
+from ..core.parsing import clean, is_formula, parse_int, split_list, table_key
 from ..core.picture import Box, Dot, Label, Picture
 from ..core.rng import Rng
 from ..core.types import (Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry, Option,
                           Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput,
-                          RoundResult, Section, State, Submission, TableSpec, Tables, fresh, from_json,
+                          RoundResult, Section, State, Submission, TableSpec, Tables, from_json,
                           to_json)
 
 # --------------------------------------------------------------------- closed sets
@@ -220,6 +220,20 @@ def _parsed_grid(rows: tuple[str, ...]) -> Grid:
     return {(c, r): rows[r][c] for c in range(SIZE) for r in range(SIZE)}
 
 
+ALL_SQUARE_NAMES: tuple[str, ...] = tuple(sq_name(s) for s in ALL_SQUARES)
+
+
+@functools.lru_cache(maxsize=64)   # every form and parse of a round lists the same grid's squares
+def _squares_of_colour(rows: tuple[str, ...], color: str) -> tuple[str, ...]:
+    g = _parsed_grid(rows)
+    return tuple(sq_name(s) for s in ALL_SQUARES if g[s] == color)
+
+
+@functools.lru_cache(maxsize=64)
+def _allowed_colour_text(rows: tuple[str, ...], color: str) -> str:
+    return f"a {COLOR_NAME[color]} square of this round's grid: {' '.join(_squares_of_colour(rows, color))}"
+
+
 def grid_rows(g: Grid) -> list[str]:
     return ["".join(g[(c, r)] for c in range(SIZE)) for r in range(SIZE)]
 
@@ -260,6 +274,11 @@ def grid_problem(g: Grid, names: Sequence[str], where: str) -> str | None:
 
 
 def orbits(name: str) -> list[list[Square]]:
+    return [list(o) for o in _orbits(name)]
+
+
+@functools.lru_cache(maxsize=16)   # every generated grid walks the orbits of its symmetry
+def _orbits(name: str) -> tuple[tuple[Square, ...], ...]:
     seen: set = set()
     out = []
     for s in ALL_SQUARES:
@@ -271,20 +290,21 @@ def orbits(name: str) -> list[list[Square]]:
             orb.append(t)
             t = apply_t(name, t)
         seen.update(orb)
-        out.append(orb)
-    return out
+        out.append(tuple(orb))
+    return tuple(out)
 
 
+@functools.lru_cache(maxsize=16)
 def capacity(name: str) -> int:
     """The most red squares a grid symmetric under `name` can hold."""
-    return sum({1: 0, 2: 1, 4: 2}[len(o)] for o in orbits(name))
+    return sum({1: 0, 2: 1, 4: 2}[len(o)] for o in _orbits(name))
 
 
 def generate_grid(rng: Rng, name: str, red_count: int) -> Grid:
     """A seeded grid whose `red_count` red squares map onto the blue ones under `name` (A16)."""
     g: Grid = {s: GRAY for s in ALL_SQUARES}
     left = min(red_count, capacity(name))
-    orbs = rng.shuffled([o for o in orbits(name) if len(o) > 1])
+    orbs = rng.shuffled([o for o in _orbits(name) if len(o) > 1])
     singles = []
     for o in orbs:
         if left <= 0:
@@ -406,8 +426,7 @@ def read_grids(tables: Tables, allowed: Sequence[str] = STANDARD_TRANSFORMS) -> 
     """Host grids by round from the Grids table, each checked against the `allowed` symmetries
     (A17), and problems (sentences). Read once per distinct content (every round opening and every
     load reads it); the caller gets its own copies."""
-    key = tuple(tuple("" if v is None else str(v) for v in row) for row in (tables.get("Grids") or []))
-    grids, probs = _read_grids_cached(key, tuple(allowed))
+    grids, probs = _read_grids_cached(table_key(tables.get("Grids") or []), tuple(allowed))
     return {rd: dict(g) for rd, g in grids.items()}, list(probs)
 
 
@@ -474,8 +493,20 @@ def _read_grids(rect: Sequence[Sequence[str]], allowed: Sequence[str]) -> tuple[
 
 
 def read_items(tables: Tables) -> tuple[dict[int, list[dict]], list[str]]:
-    """Items by round from the Items table (A18), and problems."""
-    rect = tables.get("Items") or []
+    """Items by round from the Items table (A18), and problems. Read once per distinct content
+    (every round opening reads it); the caller gets its own copies."""
+    items, probs = _read_items_cached(table_key(tables.get("Items") or []))
+    return ({rd: [{**it, "squares": [list(sq) for sq in it["squares"]]} for it in lst] for rd, lst in items.items()},
+            list(probs))
+
+
+@functools.lru_cache(maxsize=8)
+def _read_items_cached(rect: tuple[tuple[str, ...], ...]) -> tuple[dict[int, list[dict]], tuple[str, ...]]:
+    items, probs = _read_items(rect)
+    return items, tuple(probs)
+
+
+def _read_items(rect: Sequence[Sequence[str]]) -> tuple[dict[int, list[dict]], list[str]]:
     probs: list[str] = []
     out: dict[int, list[dict]] = {}
     if not rect:
@@ -536,8 +567,20 @@ def items_symmetric(items: Sequence[dict], name: str) -> bool:
 
 
 def read_assignments(tables: Tables) -> tuple[dict[int, dict[str, tuple[str, str]]], list[str]]:
-    """Host-fixed teams and roles by round (A20), checked for shape, and problems."""
-    rect = tables.get("Assignments") or []
+    """Host-fixed teams and roles by round (A20), checked for shape, and problems. Read once per
+    distinct content (every round opening reads it); the caller gets its own copies."""
+    fixed, probs = _read_assignments_cached(table_key(tables.get("Assignments") or []))
+    return {rd: dict(a) for rd, a in fixed.items()}, list(probs)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_assignments_cached(rect: tuple[tuple[str, ...], ...]
+                             ) -> tuple[dict[int, dict[str, tuple[str, str]]], tuple[str, ...]]:
+    fixed, probs = _read_assignments(rect)
+    return fixed, tuple(probs)
+
+
+def _read_assignments(rect: Sequence[Sequence[str]]) -> tuple[dict[int, dict[str, tuple[str, str]]], list[str]]:
     probs: list[str] = []
     out: dict[int, dict[str, tuple[str, str]]] = {}
     if not rect:
@@ -630,10 +673,13 @@ def recolor(colors: Grid, values: Mapping[Square, int], options: Mapping[str, An
     tie = colors if tie is None else tie
     sources = [(s, x, spread[s]) for s, x in sorted(values.items()) if x >= 1 and spread[s] in (RED, BLUE)]
     out: Grid = {}
+    chebyshev = metric == "chebyshev"
     for sq in ALL_SQUARES:
         best: dict[str, int] = {}
-        for s, x, col in sources:
-            if distance(s, sq, metric) <= x:
+        c, r = sq
+        for (sc, sr), x, col in sources:   # distance(), inlined: 64 squares times every source
+            dc, dr = abs(sc - c), abs(sr - r)
+            if ((dc if dc > dr else dr) if chebyshev else dc + dr) <= x:
                 best[col] = min(best.get(col, x), x)
         if len(best) == 1:
             out[sq] = next(iter(best))
@@ -998,6 +1044,17 @@ FOG_HIDDEN = (BoardGrid, ColourCounts, SideScore, MediatorCheck, MediatorPenalty
 PLAY = (SpaceValue, SaboteurFlip, SpacesApplied)
 
 
+def _round_copy(state: State) -> State:
+    """The state a round resolves into. Only what a round writes in place is copied (a JSON round trip
+    of the whole state cost more): the totals and the lists it appends to. The open round ("current")
+    and the log are replaced, never written in place; options and players are only read."""
+    st = dict(state)
+    st["totals"] = dict(state["totals"])
+    st["history"] = list(state["history"])
+    st["used_grids"] = list(state["used_grids"])
+    return st
+
+
 def _is_play(f: Any) -> bool:
     return isinstance(f, PLAY) or (isinstance(f, BoardGrid) and f.stage == "after_flips")
 
@@ -1212,10 +1269,9 @@ class FlickeringLights(GameRules):
 
     def _squares_of(self, state: State, color: str | None) -> tuple[str, ...]:
         """Choices for a field: squares of `color` on the round-start grid (A34); all 64 in round 4."""
-        g = parse_grid(state["current"]["grid"])
         if state["round"] == Variation.FOG.value or color is None:
-            return tuple(sq_name(s) for s in ALL_SQUARES)
-        return tuple(sq_name(s) for s in ALL_SQUARES if g[s] == color)
+            return ALL_SQUARE_NAMES
+        return _squares_of_colour(tuple(state["current"]["grid"]), color)
 
     def _sections(self, state: State, player: str) -> dict[str, dict]:
         """The lists this player may submit: name -> {cap, color, label}."""
@@ -1340,8 +1396,7 @@ class FlickeringLights(GameRules):
             return "any square A1-H8 (Fog of War: a wrong colour is replaced at random)"
         if color is None:
             return "a red or blue square"
-        sqs = self._squares_of(state, color)
-        return f"a {COLOR_NAME[color]} square of this round's grid: {' '.join(sqs)}"
+        return _allowed_colour_text(tuple(state["current"]["grid"]), color)
 
     def _read_list(self, player: str, sec: str, rows: Sequence[Mapping[str, str]], cap: int, need: str | None,
                    g: Grid, adj: str | None, allowed: str, prob: Callable) -> list:
@@ -1395,7 +1450,7 @@ class FlickeringLights(GameRules):
     # ---- resolution -----------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
         """The round as facts (section (c) decides each one's audience), then the next round opened."""
-        st = fresh(state)   # a JSON round trip: the input state is never changed
+        st = _round_copy(state)   # the input state is never changed
         rd = int(st["round"])
         var = Variation(rd)
         opts = st["options"]

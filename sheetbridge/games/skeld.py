@@ -53,6 +53,7 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -66,7 +67,7 @@ from ..core.picture import Box, Label, Line, Picture
 from ..core.rng import Rng
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
-                          RoundInput, RoundResult, Section, State, Submission, TableSpec, fresh)
+                          RoundInput, RoundResult, Section, State, Submission, TableSpec)
 
 # --------------------------------------------------------------------- content
 
@@ -752,14 +753,23 @@ class Board:
 
     @classmethod
     def of(cls, state: State) -> "Board":
-        return cls(tuple(tuple(r) for r in state["board"]))
+        return _board(tuple(tuple(r) for r in state["board"]))
 
-    def pos(self, label: str) -> tuple[int, int]:
+    @functools.cached_property
+    def _where(self) -> dict[str, tuple[int, int]]:
+        """Each label's cell (the first, reading row by row): every move and plan looks rooms up."""
+        where: dict[str, tuple[int, int]] = {}
         for i, r in enumerate(self.grid):
             for j, v in enumerate(r):
-                if v == label:
-                    return i, j
-        raise KeyError(label)
+                where.setdefault(v, (i, j))
+        return where
+
+    @functools.cached_property
+    def _lines(self) -> dict[tuple[str, str], list[str] | None]:
+        return {}
+
+    def pos(self, label: str) -> tuple[int, int]:
+        return self._where[label]
 
     def at(self, i: int, j: int) -> str | None:
         if 0 <= i < SIZE and 0 <= j < SIZE:
@@ -773,6 +783,13 @@ class Board:
 
     def line(self, src: str, dst: str) -> list[str] | None:
         """Rooms stepped through from src to dst along a row or column (dst included), or None."""
+        try:
+            found = self._lines[(src, dst)]
+        except KeyError:
+            found = self._lines[(src, dst)] = self._line(src, dst)
+        return None if found is None else list(found)
+
+    def _line(self, src: str, dst: str) -> list[str] | None:
         (a, b), (c, d) = self.pos(src), self.pos(dst)
         if a != c and b != d:
             return None
@@ -789,6 +806,28 @@ class Board:
     def same_line(self, label: str) -> list[str]:
         i, j = self.pos(label)
         return [self.grid[i][k] for k in range(SIZE) if k != j] + [self.grid[k][j] for k in range(SIZE) if k != i]
+
+
+@functools.lru_cache(maxsize=8)   # the same ship every round: its lookups are kept with it
+def _board(grid: tuple[tuple[str, ...], ...]) -> Board:
+    return Board(grid)
+
+
+def _round_copy(state: State) -> State:
+    """The state a round resolves into. Only what a round writes in place is copied (a JSON round trip of
+    the whole state cost more): the crewmates and their items, the per-player lists and flags, the
+    lists it appends to. The board, options and players are only read; balances and the end are replaced."""
+    st = dict(state)
+    st["crew"] = {p: [{**c, "items": [dict(it) for it in c["items"]]} for c in crew]
+                  for p, crew in state["crew"].items()}
+    st["components"] = {p: list(v) for p, v in state["components"].items()}
+    for key in ("activated", "history", "walls", "plants"):
+        if key in st:
+            st[key] = list(st[key])
+    for key in ("disabled", "disable_used", "claimed", "vault_used"):
+        if key in st:
+            st[key] = dict(st[key])
+    return st
 
 
 def edge(a: str, b: str) -> str:
@@ -845,6 +884,7 @@ def _and(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+_ENERGY_WORDS = tuple(str(n) for n in range(0, 100))   # what an Energy cell may hold, for _several
 _SEPARATORS = re.compile(r"\s*(?:,|;|/|&|\+|\band\b|\s)\s*", re.IGNORECASE)
 
 
@@ -1444,7 +1484,7 @@ class Skeld(GameRules):
                             "no activation")
             if energy_text:
                 energy = None if is_formula(energy_text) else parse_int(energy_text)
-                if not is_formula(energy_text) and _several(energy_text, [str(n) for n in range(0, 100)]):
+                if not is_formula(energy_text) and _several(energy_text, _ENERGY_WORDS):
                     energy = None
                     if not several:
                         problems.append(Problem(ProblemKind.ILLEGAL, player, f"{name} energy", energy_text,
@@ -1596,7 +1636,7 @@ class Skeld(GameRules):
 
     # ---- resolution ----------------------------------------------------------
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        st = fresh(state)   # a JSON copy: the input state is never changed
+        st = _round_copy(state)   # the input state is never changed
         if st["round"] == 0:
             return self._resolve_pregame(st, round_input, rng)
         return self._resolve_round(st, round_input, state)

@@ -22,6 +22,7 @@ tab, wrapped, and their rows made tall enough. Text widths are estimated with
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import re
@@ -99,6 +100,7 @@ def _advance(ch: str) -> float:
     return 1.7 if ord(ch) > 0xFFFF else 1.3   # emoji; any other letter or sign (a dash is 1.6)
 
 
+@functools.lru_cache(maxsize=16_384)   # (the same words are measured again and again: a round's reports repeat them)
 def text_width(text: str, bold: bool = False, size: float | None = None) -> float:
     """The width of one line of `text`, in digits of the default 11-point font (the unit of
     column widths). Errs wide: a column this wide shows the text in Excel, LibreOffice and Google.
@@ -165,7 +167,7 @@ class _Tab:
     def band(self, cell: CellData, span: int) -> int:
         """One cell shown across the first `span` columns (the rest of the band carries its fill,
         so it looks the same in every program)."""
-        r = self.add([cell] + [CellData(fill=cell.fill) for _ in range(span - 1)])
+        r = self.add([cell] + [CellData(fill=cell.fill)] * (span - 1))   # (one frozen cell, shared)
         if span > 1:
             self.merges.append((r, 0, r + 1, span))
         return r
@@ -478,6 +480,13 @@ def report_tab(report: Report, notice: Sequence[str] = ()) -> TabData:
     """A report (a player's Results, the public Board): title, then per block a title band, its
     lines (wrapped across the tab), its grid (columns sized to the cells, centred) and its legend
     (each colour as a chip naming it)."""
+    tab = _report_tab(report, tuple(notice))   # a round draws the same public board into every book: once
+    return dataclasses.replace(tab, rows=[list(row) for row in tab.rows], col_widths=dict(tab.col_widths),
+                               merges=list(tab.merges), row_heights=dict(tab.row_heights))
+
+
+@functools.lru_cache(maxsize=4)
+def _report_tab(report: Report, notice: tuple[str, ...]) -> TabData:
     grids = [row for b in report.blocks for row in b.grid]
     ncols = max((len(row) for row in grids), default=0)
     if ncols:
@@ -593,6 +602,10 @@ def json_tab(data: Any) -> TabData:
     # An "_" before "xHHHH_" is written as \u005f: the xlsx backend would escape it, making the cell longer.
     text = _XLSX_ESCAPE_LIKE.sub(r"\\u005f", text)
     size = int(_layout()["chunk"])
+    if not text or max(text) <= "\uffff":   # one unit per character: plain slices (the loop below is slow)
+        chunks = [text[i:i + size] for i in range(0, len(text), size)] or [""]
+        return TabData(rows=[[CellData("sheetbridge record: do not edit")]] + [[CellData(c)] for c in chunks],
+                       hidden=True)
     chunks, start, used = [], 0, 0
     for i, ch in enumerate(text):
         units = 2 if ord(ch) > 0xFFFF else 1

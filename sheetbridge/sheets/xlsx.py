@@ -1,8 +1,14 @@
-"""Offline games as .xlsx files in a folder, with openpyxl.
+"""Offline games as .xlsx files in a folder.
 
     game/master.xlsx          the host's workbook (config, players, rounds, ledger, board, record)
     game/players/<name>.xlsx  one per player: Submission, Results, Board
     game/board.xlsx           the public board, safe to share with everyone
+
+Reads go through python-calamine and writes of whole books through XlsxWriter
+(``xlsx_fast.py``: a round's reads and writes are those). openpyxl does the
+rest: a write of only some of a book's tabs (a player's entries typed by the
+demo, the master's Preview or Control tab), ``update_cells``, ``remove_tabs``,
+and reading a tab that holds a formula typed by a player.
 
 Writes are atomic (a temporary file renamed over the old one) and
 deterministic: the same content gives the same bytes, because the zip entry
@@ -33,17 +39,18 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.merge import MergedCellRange
 
 from ..core.errors import GameBusy, WorkbookError
-from .model import HELPER_COLUMN, XLSX_CELL_LIMIT, CellData, Rect, TabData, cell_string, normalise
+from . import xlsx_fast as fast
+from .model import CellData, Rect, TabData, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
 
 LOCK_FILE = ".sheetbridge.lock"
 TMP_DIR = ".sheetbridge-tmp"
 _HELD: dict[tuple[Path, int], tuple[FileLock, int]] = {}   # (lock path, thread) -> (lock, depth)
-LIST_COLUMN = HELPER_COLUMN + 1  # first hidden column holding long dropdown lists (1-based)
-_FIXED_ZIP_TIME = (2000, 1, 1, 0, 0, 0)
+LIST_COLUMN = fast.LIST_COLUMN   # first hidden column holding long dropdown lists (1-based)
+_FIXED_ZIP_TIME = fast.FIXED_ZIP_TIME
 _FIXED_STAMP = "2000-01-01T00:00:00Z"
-BOOK_FONT, BOOK_FONT_SIZE = "Calibri", 11   # openpyxl's default font for a new workbook
-PORTRAIT_COLUMNS = 100   # widest tab (in characters) printed on a portrait page
+BOOK_FONT, BOOK_FONT_SIZE = fast.BOOK_FONT, fast.BOOK_FONT_SIZE   # a new workbook's default font
+PORTRAIT_COLUMNS = fast.PORTRAIT_COLUMNS   # widest tab (in characters) printed on a portrait page
 
 
 class XlsxBook(Book):
@@ -63,39 +70,64 @@ class XlsxBook(Book):
             raise WorkbookError(f"{self.path}: not a readable .xlsx workbook ({type(e).__name__}); "
                                 "restore it from a backup or re-create it") from None
 
-    def tab_names(self) -> list[str]:
-        wb = self._load(read_only=True)
+    def _bytes(self) -> bytes:
+        if not self.path.exists():
+            raise WorkbookError(f"{self.path}: file not found; was it moved or renamed? "
+                                f"The master workbook expects it at {self.location}")
         try:
-            return list(wb.sheetnames)
-        finally:
-            wb.close()
+            return self.path.read_bytes()
+        except OSError as e:
+            raise self._unreadable(type(e).__name__) from None
+
+    def _unreadable(self, why: str) -> WorkbookError:
+        return WorkbookError(f"{self.path}: not a readable .xlsx workbook ({why}); "
+                             "restore it from a backup or re-create it")
+
+    def _open_fast(self, data: bytes):
+        try:
+            return fast.open_book(data)
+        except fast.ReadFailed as e:
+            raise self._unreadable(str(e)) from None
+
+    def tab_names(self) -> list[str]:
+        return list(self._open_fast(self._bytes()).sheet_names)
 
     def read(self, tabs: Sequence[str]) -> dict[str, Rect]:
-        wb = self._load(read_only=True)
+        data = self._bytes()
+        book = self._open_fast(data)
+        names = list(book.sheet_names)
+        for name in tabs:
+            if name not in names:
+                raise WorkbookError(f"{self.path}: no tab named {name!r} (tabs: {', '.join(names)}); "
+                                    f"if it was renamed, rename it back to {name!r}")
         try:
-            out: dict[str, Rect] = {}
-            for name in tabs:
-                if name not in wb.sheetnames:
-                    raise WorkbookError(f"{self.path}: no tab named {name!r} (tabs: {', '.join(wb.sheetnames)}); "
-                                        f"if it was renamed, rename it back to {name!r}")
-                ws = wb[name]
-                out[name] = normalise([[_unescape(v) for v in row] for row in ws.iter_rows(values_only=True)])
-            return out
+            return fast.read_values(data, book, tabs, lambda some: self._read_openpyxl(data, some))
+        except fast.ReadFailed as e:
+            raise self._unreadable(str(e)) from None
+
+    def _read_openpyxl(self, data: bytes, tabs: Sequence[str]) -> dict[str, Rect]:
+        """A read that sees formulas as their text ("=1+2") and error cells as their code ("#N/A")."""
+        try:
+            wb = load_workbook(io.BytesIO(data), read_only=True)
+        except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
+            raise self._unreadable(type(e).__name__) from None
+        try:
+            return {name: normalise([[_unescape(v) for v in row] for row in wb[name].iter_rows(values_only=True)])
+                    for name in tabs}
         finally:
             wb.close()
 
     def write(self, tabs: Mapping[str, TabData]) -> None:
         existing = self.tab_names()
         if set(existing) <= set(tabs):
-            # Every tab is replaced: build the book afresh instead of parsing the old one (2x faster).
-            wb = Workbook()
-            wb.remove(wb.active)
+            # Every tab is replaced: the book is written afresh, by the fast writer.
             order = existing + [t for t in tabs if t not in existing]
-            _fill_book(wb, {name: tabs[name] for name in order})
+            _replace(self.path, fast.book_bytes({name: tabs[name] for name in order}), self.tmp_dir)
         else:
+            # Some tabs only: openpyxl carries the others over as they are.
             wb = self._load(read_only=False)
             _fill_book(wb, tabs)
-        _save(wb, self.path, self.tmp_dir)
+            _save(wb, self.path, self.tmp_dir)
 
     def update_cells(self, tab: str, cells: Mapping[tuple[int, int], object]) -> None:
         wb = self._load(read_only=False)
@@ -198,12 +230,7 @@ class XlsxStore(Store):
     def create(self, key: str, title: str, tabs: Mapping[str, TabData],
                reader_email: str | None = None, writer_email: str | None = None) -> BookInfo:
         location = self.location_for(key)
-        path = self.folder / location
-        wb = Workbook()
-        wb.remove(wb.active)
-        _fill_book(wb, tabs)
-        wb.properties.title = title
-        _save(wb, path, self.tmp_dir)
+        _replace(self.folder / location, fast.book_bytes(tabs, title), self.tmp_dir)
         return BookInfo(key, location, title)
 
     def open(self, key: str, location: str) -> XlsxBook:
@@ -240,17 +267,12 @@ def _unescape(value):
 
 
 def _escaped_cell_string(value: str) -> str:
-    """The text to store. Excel and LibreOffice read "_x0041_" in a file as an escaped "A", so the
-    underscore of such a sequence is escaped ("_x005F_"); the escapes may not push the text over the
-    cell limit (openpyxl would cut it silently)."""
-    limit = XLSX_CELL_LIMIT
-    while True:
-        text = cell_string(value, limit)
-        if "_x" in text:
-            text = _ESCAPE_LIKE.sub("_x005F_", text)
-        if len(text) <= XLSX_CELL_LIMIT:
-            return text
-        limit -= len(text) - XLSX_CELL_LIMIT
+    """The text openpyxl is given. Excel and LibreOffice read "_x0041_" in a file as an escaped "A", so
+    the underscore of such a sequence is escaped ("_x005F_"); openpyxl writes text as it is given.
+    The text is the one the fast writer stores (:func:`.xlsx_fast.cell_text`): shortened further when
+    the escapes would push it over the cell limit (openpyxl would cut it silently)."""
+    text = fast.cell_text(value)
+    return _ESCAPE_LIKE.sub("_x005F_", text) if "_x" in text else text
 
 
 def _set_value(cell, value) -> None:
@@ -363,13 +385,18 @@ def _save(wb: Workbook, path: Path, tmp_dir: Path | None = None) -> None:
             zi.compress_type = zipfile.ZIP_DEFLATED
             zi.external_attr = 0o600 << 16
             dst.writestr(zi, data)
+    _replace(path, out.getvalue(), tmp_dir)
+
+
+def _replace(path: Path, data: bytes, tmp_dir: Path | None = None) -> None:
+    """Put `data` at `path` atomically: written in `tmp_dir` (never a player's folder), then renamed."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp_dir = tmp_dir or path.parent
     tmp_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".xlsx", dir=tmp_dir)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(out.getvalue())
+            f.write(data)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a host expects ordinary file permissions

@@ -1,0 +1,171 @@
+"""The shortcuts taken for speed (issue 13) give exactly what the general code gives.
+
+Each shortcut is checked against the code it stands in for, on many seeded random inputs,
+including the inputs where the two could part: a player colliding with themselves, cells that
+need the form, tables changed in place.
+"""
+import dataclasses
+import random
+
+import pytest
+
+from sheetbridge.core.intake import _prepare, plain, prepare
+from sheetbridge.core.match import Match, _has_content
+from sheetbridge.core.parsing import match_choice, shorten, table_key
+from sheetbridge.core.rng import Rng
+from sheetbridge.core.types import Submission
+from sheetbridge.games import bugcatcher as bc
+from sheetbridge.games import skeld
+from sheetbridge.templates import default_tables
+
+
+def _plan(rnd: random.Random) -> list[str]:
+    codes = list(bc.PATH_CODES) * 3 + [bc.SWAP, bc.GSWAP, bc.IDLE]
+    return [rnd.choice(codes) for _ in range(rnd.randint(0, 9))]
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"start_nodes_claimed": False, "crossing_before_arrival": False},
+    {"offboard_policy": "skip_action", "gswap_takes_step": False, "blocked_cells": "B2, C3, D4"},
+    {"columns": 3, "rows": 2, "blocked_cells": "A1"},
+])
+def test_walking_one_plan_alone_finds_what_the_whole_round_engine_finds(options):
+    opts = {**bc.DEFAULTS, **options}
+    rnd = random.Random(13)
+    failures = collisions = 0
+    for _ in range(3000):
+        start = {"B": bc.point_fine(rnd.randint(0, opts["columns"]), rnd.randint(0, opts["rows"])),
+                 "C": bc.cell_fine(rnd.randrange(opts["columns"]), rnd.randrange(opts["rows"]))}
+        colour = rnd.choice((bc.BLUE, bc.BLACK))
+        plan = _plan(rnd)
+        full = bc.run_paths({"p": start}, {"p": colour}, {"p": plan}, opts)
+        expected = [(e.step, e.code, e.result, e.to) for e in full.events["p"]
+                    if e.result in ("offboard", "blocked", "collision")]
+        got = [(e.step, e.code, e.result, e.to) for e in bc.walk_alone(start, colour, plan, opts)]
+        assert got == expected, (start, colour, plan)
+        failures += bool(expected)
+        collisions += any(r == "collision" for _, _, r, _ in expected)
+    assert failures > 500 and collisions > 100       # the comparison met the cases that matter
+
+
+def _raw(rnd: random.Random) -> dict:
+    words = ["3", " 5 ", "Null", "duel", "", "  ", "=1+2", "yes", "BD", "x" * 30, "-10", "7, 8"]
+    odd = ["\u0663", "\uff2e\uff55\uff4c\uff4c", "1" * 31, "x" * 250, None, 7, "\u2212" + "3"]
+    cell = lambda: rnd.choice(odd) if rnd.random() < 0.1 else rnd.choice(words)  # noqa: E731
+    return {rnd.choice(["play", "buy", "other"]): [{rnd.choice(["card", "room", "buy_cards", "buy_hide", "note"]): cell()
+                                                   for _ in range(rnd.randint(0, 3))} for _ in range(rnd.randint(0, 3))]
+            for _ in range(rnd.randint(1, 3))}
+
+
+def test_a_plain_submission_is_prepared_as_the_full_rule_prepares_it():
+    m = Match.new("three-modular-rooms", ["Ann", "Bo"], seed=1)
+    form = m.form("Ann")
+    rnd = random.Random(5)
+    plain_seen = other_seen = 0
+    for _ in range(3000):
+        raw = _raw(rnd)
+        full = _prepare(form, "Ann", raw)
+        quick = plain(raw)
+        if quick is not None:
+            plain_seen += 1
+            assert (quick, full.problems, full.notices, full.refused_labels, full.rejected) == (full.raw, [], [], set(),
+                                                                                               False)
+        else:
+            other_seen += 1
+        assert prepare(form, "Ann", raw) == full
+    assert plain_seen > 1000 and other_seen > 500
+
+
+def _parse_with_the_form_always_built(m: Match, player: str, raw: dict):
+    """Match.parse as it was before the form was built only when needed (the reference)."""
+    if raw is None or not _has_content(raw):
+        return None
+    form = m.form(player)
+    prep = _prepare(form, player, raw)
+    sub = m.game.parse(m.state, player, prep.raw)
+    problems = list(prep.problems)
+    refused = {pr.label: i for i, pr in enumerate(problems) if pr.label in prep.refused_labels}
+    for pr in sub.problems:
+        label = pr.label or form.label_for(pr.field)
+        if label in refused:
+            i = refused.pop(label)
+            problems[i] = dataclasses.replace(problems[i], default=pr.default or problems[i].default)
+            continue
+        if label in prep.refused_labels:
+            continue
+        problems.append(dataclasses.replace(pr, label=label, value=shorten(pr.value)))
+    return Submission(player, sub.values, tuple(problems), prep.raw, tuple(prep.notices))
+
+
+@pytest.mark.parametrize("game_id", ["three-modular-rooms", "bugcatcher", "skeld"])
+def test_a_match_parses_every_submission_as_when_the_form_was_always_built(game_id):
+    m = Match.new(game_id, [f"P{i}" for i in range(1, 10 if game_id != "skeld" else 5)], seed=2)
+    rnd = random.Random(6)
+    rng = Rng.from_seed("fast paths")
+    for round_no in range(2):
+        for _ in range(300):
+            player = rnd.choice(m.players)
+            raw = m.game.random_submission(m.state, player, rng)
+            if rnd.random() < 0.5:   # mistype some cells, some of them so that they need the form
+                for rows in raw.values():
+                    for row in rows:
+                        for k in row:
+                            if rnd.random() < 0.3:
+                                row[k] = rnd.choice(["seven", "", "=A1", "\u0663", "x" * 300, "BD BD", "yes please"])
+            assert m.parse(player, raw) == _parse_with_the_form_always_built(m, player, raw)
+        m.resolve({p: m.game.random_submission(m.state, p, rng) for p in m.players})
+
+
+def test_a_table_key_follows_the_tables_content_even_when_changed_in_place():
+    rect = [["id", "reward"], ["J1", "6"]]
+    first = table_key(rect)
+    assert table_key(rect) is first                   # the same table again: the same key, not rebuilt
+    rect[1][1] = "7"
+    assert table_key(rect) == (("id", "reward"), ("J1", "7"))
+    rect[1][1] = 7                                     # not text: keyed as text, never remembered
+    assert table_key(rect) == (("id", "reward"), ("J1", "7")) and table_key(rect) is not table_key(rect)
+    assert table_key([["a", None]]) == (("a", ""),)
+
+
+def test_bugcatcher_missions_are_read_again_when_the_table_changes():
+    table = [list(r) for r in default_tables(bc.GAME)[bc.MISSIONS_TABLE]]
+    missions, problems = bc.read_missions(table)
+    assert not problems and missions[0]["reward"] == int(table[1][table[0].index("reward")])
+    table[1][table[0].index("reward")] = "41"
+    again, _ = bc.read_missions(table)
+    assert again[0]["reward"] == 41
+    again[0]["accepted"].append("Ann")                # the caller's copy: the next read is untouched
+    assert bc.read_missions(table)[0][0]["accepted"] == []
+
+
+def test_choices_looked_up_by_folded_text_find_what_a_scan_finds():
+    choices = ("Null", "NULL", "Solitary", "Straße", "STRASSE", "ǅ")
+    for text in ["null", " NULL ", "solitary", "strasse", "straße", "ǆ", "Ǆ", "duel", ""]:
+        assert match_choice(text, choices) == match_choice(text, list(choices))
+
+
+def test_the_ships_lookups_are_the_scans_they_replace():
+    grid, problems = skeld.read_board(default_tables(skeld.GAME)[skeld.BOARD_TABLE])
+    assert not problems
+    board = skeld.Board(tuple(tuple(r) for r in grid))
+    cells = {v: (i, j) for i, r in enumerate(board.grid) for j, v in enumerate(r)}
+    for a in cells:
+        assert board.pos(a) == cells[a]
+        for b in cells:
+            (i, j), (k, m) = cells[a], cells[b]
+            if i != k and j != m:
+                expected = None
+            else:
+                di, dj = (k > i) - (k < i), (m > j) - (m < j)
+                expected, x, y = [], i, j
+                while (x, y) != (k, m):
+                    x, y = x + di, y + dj
+                    expected.append(board.grid[x][y])
+            got = board.line(a, b)
+            assert got == expected
+            if got:
+                got.append("changed")                   # a caller's list: the board's answer stays
+                assert board.line(a, b) == expected
+    with pytest.raises(KeyError):
+        board.pos("nowhere")
