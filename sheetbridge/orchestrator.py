@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from .core import integrity
-from .core.errors import ConfigError, GameBusy, LedgerError, SheetbridgeError, UsageError, WorkbookError
+from .core.errors import (BackendError, ConfigError, GameBusy, LedgerError, SheetbridgeError, UsageError,
+                          WorkbookError)
 from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
@@ -54,13 +55,14 @@ def parse_players(text: str, default_garnets: int = 0) -> list[PlayerInfo]:
 
 # ------------------------------------------------------------ opening a game
 
-def open_store(folder: str | Path) -> Store:
-    """The store of the game in `folder` (an xlsx game, or a Google game's pointer file)."""
+def open_store(folder: str | Path, progress: Progress | None = None) -> Store:
+    """The store of the game in `folder` (an xlsx game, or a Google game's pointer file).
+    ``progress`` hears what the host should know meanwhile ("waiting for Google's quota (30 s)...")."""
     folder = Path(folder)
     cfg = read_config(folder)
     if cfg.get("backend", "xlsx") == "google":
         from .sheets.google import open_google_store
-        store: Store = open_google_store({**cfg, "folder": str(folder)})
+        store: Store = open_google_store({**cfg, "folder": str(folder)}, progress=progress)
     else:
         store = XlsxStore(folder)
     store.game_id = cfg.get("game")  # saves a metadata read: the master's tabs follow from the game
@@ -302,8 +304,10 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
                         "the public board") \
         if board else None
     board_loc = board_info.location if board_info else ""
-    master_info = create(MASTER, f"{game.spec.name}: host master",
-                         master_tabs(match, players, locations, board_loc, store), "the host master")
+    mtabs = master_tabs(match, players, locations, board_loc, store)
+    if store.prepare_write(MASTER, None, mtabs):   # the record then names the master's own sheet ids too
+        mtabs = master_tabs(match, players, locations, board_loc, store)
+    master_info = create(MASTER, f"{game.spec.name}: host master", mtabs, "the host master")
     trashed = store.end_creation()
     for line in trashed:
         say(f"moved to the trash, unused: {line}")
@@ -436,12 +440,28 @@ def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = T
     m = ld.match
     out: dict[str, BookState] = {}
     names = _player_tab_names()
-    for p in (m.players if players is None else players):
-        key = player_key(p)
-        st = BookState(key, ld.locations.get(p, ""), None)
+    who = list(m.players if players is None else players)
+    states = [BookState(player_key(p), ld.locations.get(p, ""), None) for p in who]
+    if board and ld.board_location:
+        states.append(BookState(BOARD, ld.board_location, None))
+
+    def fetch(st: BookState):
+        try:
+            return ld.store.open(st.key, st.location).read(names if st.key != BOARD else [L.tab_name("board")])
+        except WorkbookError as e:   # this book's problem, reported on its line; the others are still read
+            return e
+
+    fetched = _each_book(ld.store, states, fetch)
+    first = next((outcome for state, outcome in fetched if state == "failed"), None)
+    if first is not None:
+        raise first
+    for p, st, (_, got) in zip(who, states, fetched):
+        key = st.key
         out[key] = st
         try:
-            st.rects = ld.store.open(key, st.location).read(names)
+            if isinstance(got, WorkbookError):
+                raise got
+            st.rects = got
             if m.finished:
                 st.stale = _marker(st.rects[names[0]]) != "finished"
             else:
@@ -454,11 +474,11 @@ def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = T
         except WorkbookError as e:
             st.rects, st.error = None, str(e)
     if board and ld.board_location:
-        st = BookState(BOARD, ld.board_location, None)
-        try:
-            st.rects = ld.store.open(BOARD, ld.board_location).read([L.tab_name("board")])
-        except WorkbookError as e:
-            st.error = str(e)
+        st, (_, got) = states[-1], fetched[-1]
+        if isinstance(got, WorkbookError):
+            st.error = str(got)
+        else:
+            st.rects = got
         out[BOARD] = st
     return out
 
@@ -541,25 +561,96 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
 
 def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
                checked: bool = False) -> list[str]:
-    """Write players' books and the board; first make sure the record is still the one loaded."""
+    """Write players' books and the board, after the master (the commit point); first make sure
+    the record is still the one loaded. On Google several books are written at once
+    (``store.publish_workers``, sharing one pacer). A failure lets the writes already under way
+    finish, starts no other, and raises the first error (in the order of ``writes``) naming every
+    book left unpublished: running the command again publishes them from the master's record.
+    Returns the locations written, in the order of ``writes``."""
     if writes and not checked:
         _check_revision(ld)
-    done = []
-    for w in writes:
+
+    def publish(w: Write) -> None:
         ld.store.open(w.key, w.location).write(w.tabs)
-        done.append(w.location)
+
+    def published(w: Write, _result) -> None:
         if progress:
             progress(f"published {w.key.split(':', 1)[-1]}'s file" if w.key.startswith("player:")
                      else "published the public board")
-    return done
+
+    outcomes = _each_book(ld.store, writes, publish, published)
+    failed = [outcome for state, outcome in outcomes if state == "failed"]
+    if failed:
+        left = [w for w, (state, _) in zip(writes, outcomes) if state != "done"]
+        first = failed[0]
+        message = f"{first} (still unpublished: {_unpublished_message(left)})"
+        try:
+            error = type(first)(message)
+        except TypeError:
+            error = BackendError(message)
+        raise error from first
+    return [w.location for w, (state, _) in zip(writes, outcomes) if state == "done"]
+
+
+def _each_book(store: Store, items: Sequence[Any], job: Callable[[Any], Any],
+               done: Callable[[Any, Any], None] | None = None) -> list[tuple[str, Any]]:
+    """``job(item)`` for every item, ``store.publish_workers`` at once (Google: each book is one
+    request, so their network waits overlap; xlsx: one after another). Returns, in the order of
+    ``items``, ("done", result), ("failed", the SheetbridgeError) or ("skipped", None): after a
+    failure no other job starts, those already running finish. Anything else a job raises (a bug,
+    a kill) is raised here once the running jobs have ended. ``done(item, result)`` is called in
+    this thread as each job succeeds."""
+    outcomes: list[tuple[str, Any]] = [("skipped", None)] * len(items)
+    workers = min(max(1, int(getattr(store, "publish_workers", 1) or 1)), len(items))
+    if workers <= 1:
+        for i, item in enumerate(items):
+            try:
+                result = job(item)
+            except SheetbridgeError as exc:
+                outcomes[i] = ("failed", exc)
+                break
+            outcomes[i] = ("done", result)
+            if done:
+                done(item, result)
+        return outcomes
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sheetbridge-book") as pool:
+        futures = {pool.submit(job, item): i for i, item in enumerate(items)}
+        try:
+            for future in as_completed(futures):
+                i = futures[future]
+                if future.cancelled():
+                    continue
+                exc = future.exception()
+                if exc is None:
+                    outcomes[i] = ("done", future.result())
+                    if done:
+                        done(items[i], outcomes[i][1])
+                elif isinstance(exc, SheetbridgeError):
+                    outcomes[i] = ("failed", exc)
+                    for other in futures:
+                        other.cancel()          # only those not started yet
+                else:
+                    raise exc
+        except BaseException:
+            for other in futures:
+                other.cancel()
+            raise
+    return outcomes
 
 
 def _commit(ld: Loaded, progress: Progress | None = None) -> str:
     """Write the master: the commit point. Refused if another run changed the game since `load`
     (compare-and-set on the record's revision), so a stale run can never overwrite a newer round."""
     m = ld.match
-    mtabs = master_tabs(m, ld.players, ld.locations, ld.board_location, ld.store, ld.warnings,
-                        record_extra=ld.record_extra())
+
+    def draw() -> dict[str, TabData]:
+        return master_tabs(m, ld.players, ld.locations, ld.board_location, ld.store, ld.warnings,
+                           record_extra=ld.record_extra())
+
+    mtabs = draw()
+    if ld.store.prepare_write(MASTER, ld.master.location, mtabs):
+        mtabs = draw()   # the record then names the master's own ids as this write leaves them
     _check_revision(ld)
     ld.master.write(mtabs)
     ld.revision += 1
@@ -978,7 +1069,8 @@ def demo_files(folder: Path) -> list[Path]:
         except SheetbridgeError:
             pass
     files += [folder / name for name in (".sheetbridge-google-cache.json", ".sheetbridge-new.json", XLSX_LOCK,
-                                          XLSX_LOCK + ".json")]
+                                          XLSX_LOCK + ".json", ".sheetbridge-google-pace.json",
+                                          ".sheetbridge-google-pace.json.lock")]
     files += sorted((folder / XLSX_TMP).glob("*")) if (folder / XLSX_TMP).is_dir() else []
     files += sorted((folder / "pictures").glob("round-*-board.png"))       # the pictures it drew
     files += sorted((folder / "pictures" / "private").glob("*-round-*.png"))

@@ -349,7 +349,9 @@ def test_a_crash_after_any_write_converges_on_rerun_google(tmp_path, command):
     written = count_writes(ref)
     getattr(O, command)(ref)
     want = snapshot(ref)
-    assert written[0] == "master" and written[-1] == BOARD
+    # The master first (the commit point); then the player files and the board, published at once on Google.
+    assert written[0] == "master" and sorted(written[1:]) == sorted([BOARD] + [f"player:{p.name}" for p in
+                                                                              _players(game_id)])
     for k in range(len(written)):
         fake, st = fresh(f"k{k}")
         with pytest.raises(Killed):

@@ -3,17 +3,29 @@
 
 One convention for every command: an error the host can act on (a SheetbridgeError, a
 usage mistake, no network) is ONE line, "error: ...", and exit status 2; a bug is
-"internal error: ..." and exit status 3 (a traceback with --debug)."""
+"internal error: ..." and exit status 3 (a traceback with --debug).
+
+Commands are loaded lazily (click's LazyGroup pattern): ``sheetbridge games`` imports only
+``cli/games.py``, and ``--help`` imports the command modules, which import nothing heavy at
+the top (the orchestrator, openpyxl, gspread, google-auth, pandas... are imported inside the
+functions that need them). ``benchmarks/cli_startup.py`` measures it."""
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
 import click
 
-from ..core.errors import SheetbridgeError
-from . import (announce, decide, demo, games, init_game, lock, menu, new, repair, resolve, simulate, status,
-               undo, watch)
+# name -> (module in this package, attribute): imported when the command runs or --help lists it.
+COMMANDS = {
+    "announce": ("announce", "command"), "auth": ("auth", "command"), "decide": ("decide", "command"),
+    "demo": ("demo", "command"), "games": ("games", "command"), "init-game": ("init_game", "command"),
+    "lock": ("lock", "command"), "menu": ("menu", "command"), "new": ("new", "command"),
+    "reopen": ("lock", "reopen_command"), "repair": ("repair", "command"), "resolve": ("resolve", "command"),
+    "simulate": ("simulate", "command"), "status": ("status", "command"), "undo": ("undo", "command"),
+    "watch": ("watch", "command"),
+}
 
 UNREACHABLE = "cannot reach Google (no network?)"
 
@@ -22,6 +34,19 @@ def fail(message: str) -> None:
     """Print the one-line error and exit 2 (every command, `auth` included)."""
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+def notice(line: str) -> None:
+    """What the host should know while a command waits ("waiting for Google's quota (30 s)..."): on stderr,
+    so that the command's own output stays clean for a pipe."""
+    click.echo(line, err=True)
+
+
+def open_store(folder):
+    """The game's store, telling the host about waits on stderr (the orchestrator, and with it the
+    backends, is imported only now)."""
+    from ..orchestrator import open_store as open_game
+    return open_game(folder, progress=notice)
 
 
 def unreachable(exc: BaseException) -> str | None:
@@ -36,7 +61,17 @@ def unreachable(exc: BaseException) -> str | None:
 
 
 class _Group(click.Group):
+    def list_commands(self, ctx) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx, name: str):
+        if name not in self.commands and name in COMMANDS:
+            module, attr = COMMANDS[name]
+            self.add_command(getattr(importlib.import_module(f"{__name__}.{module}"), attr), name)
+        return self.commands.get(name)
+
     def invoke(self, ctx):
+        from ..core.errors import SheetbridgeError
         try:
             return super().invoke(ctx)
         except SheetbridgeError as e:
@@ -68,15 +103,3 @@ class _Group(click.Group):
 @click.version_option(package_name="sheetbridge")
 def main(debug: bool) -> None:
     """Resolve online reality game rounds from spreadsheets."""
-
-
-for _module in (games, new, status, resolve, undo, repair, decide, announce, lock, watch, menu, demo, simulate,
-                init_game):
-    main.add_command(_module.command)
-main.add_command(lock.reopen_command, "reopen")
-
-try:  # the Google credentials helper lives beside the Google backend
-    from . import auth
-    main.add_command(auth.command)
-except ImportError:  # pragma: no cover - only while the Google backend is not installed
-    pass

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import click
 
-from ..orchestrator import announcement, game_folder, open_store
+from . import open_store
 
 
 @click.command("announce")
@@ -15,6 +15,7 @@ from ..orchestrator import announcement, game_folder, open_store
               "Discord webhook.")
 def command(folder, round_no, with_private, webhook) -> None:
     """Print the round's public announcement as Discord-ready Markdown (split under 2,000 characters)."""
+    from ..orchestrator import announcement, game_folder
     store = open_store(folder)
     ann = announcement(store, round_no)
     for i, msg in enumerate(ann.public, 1):

@@ -11,9 +11,6 @@ from pathlib import Path
 
 import click
 
-from ..core.errors import ConfigError, SheetbridgeError
-from ..sheets import google as G
-
 HOW_TO = (
     "Create one in the Google Cloud console: APIs & Services > Library: enable the Google Sheets API "
     "and the Google Drive API; OAuth consent screen: add yourself as a test user; Credentials > "
@@ -24,6 +21,8 @@ HOW_TO = (
 
 def _auth(credentials: Path | None, service_account: Path | None, token: Path | None,
           folder_id: str | None, no_browser: bool) -> None:
+    from ..core.errors import ConfigError
+    from ..sheets import google as G     # gspread and google-auth: only for this command
     settings = G.load_auth_settings()
     if service_account is not None:
         path = service_account.expanduser().resolve()
@@ -80,6 +79,7 @@ def _auth(credentials: Path | None, service_account: Path | None, token: Path | 
 @click.option("--no-browser", is_flag=True, help="Print the sign-in address instead of opening a browser.")
 def _command(credentials, service_account, folder_id, token, no_browser) -> None:
     """Set up Google credentials for --google games (OAuth sign-in, or a service account)."""
+    from ..core.errors import SheetbridgeError
     try:
         _auth(credentials, service_account, token, folder_id, no_browser)
     except SheetbridgeError as e:      # the convention of every command, even when run on its own

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import click
 
-from ..orchestrator import decide, open_store
+from . import open_store
 
 
 @click.command("decide")
@@ -16,6 +16,7 @@ def command(folder, key, value) -> None:
     Without KEY, lists what is pending and applies the values typed in the master's Decisions tab.
     A ranking is written "Cy, Ann, Bo"; a decision for a resolved round re-resolves from that round.
     """
+    from ..orchestrator import decide
     res = decide(open_store(folder), key, value)
     for line in res.entered:
         click.echo(line)

@@ -3,8 +3,7 @@ from pathlib import Path
 
 import click
 
-from ..orchestrator import demo, demo_files
-from ..sheets.xlsx import XlsxStore
+from . import notice
 
 
 @click.command("demo")
@@ -15,6 +14,8 @@ from ..sheets.xlsx import XlsxStore
 @click.option("--google", is_flag=True, help="Play it on Google Sheets (files shared with no one but you).")
 def command(game_id, out, seed, quiet, google) -> None:
     """Play a whole game through the same files and commands, and print the final standings."""
+    from ..orchestrator import demo, demo_files
+    from ..sheets.xlsx import XlsxStore
     old = demo_files(out)          # refuses a folder that is not an earlier demo's output
     for path in old:               # only the files that demo wrote; anything else stays
         path.unlink()
@@ -27,7 +28,7 @@ def command(game_id, out, seed, quiet, google) -> None:
                                                                 if kept else ""))
     if google:
         from ..sheets.google import new_google_store
-        store = new_google_store(out)
+        store = new_google_store(out, progress=notice)
     else:
         store = XlsxStore(out)
     res = demo(game_id, store, seed=seed, folder=out,

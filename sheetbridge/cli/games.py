@@ -1,12 +1,11 @@
 """`sheetbridge games`: the supported games with their ids and player counts."""
 import click
 
-from ..core.game import games, plugin_errors
-
 
 @click.command("games")
 def command() -> None:
     """List the supported games."""
+    from ..core.game import games, plugin_errors
     for gid, game in games().items():
         s = game.spec
         n = f"{s.min_players}-{s.max_players}" if s.min_players != s.max_players else str(s.min_players)

@@ -5,12 +5,11 @@ from string import Template
 
 import click
 
-from ..core.errors import UsageError
-from ..templates import read_text
-
 
 def skeleton(name: str) -> dict[str, str]:
     """The files of a new game package, by path relative to its folder."""
+    from ..core.errors import UsageError
+    from ..templates import read_text
     game_id = re.sub(r"[^a-z0-9]+", "-", name.strip().lower()).strip("-")
     if not game_id or not game_id[0].isalpha():
         raise UsageError(f"{name!r}: a game's name must start with a letter (it becomes the id, e.g. 'coin-flip')")
@@ -34,6 +33,7 @@ def skeleton(name: str) -> dict[str, str]:
 def command(name, out) -> None:
     """Write a package skeleton for a new game: the game module (rules in its docstring, spec, form,
     a tiny working resolve), its tests (the sheetbridge contract in one line) and a docs page."""
+    from ..core.errors import UsageError
     files = skeleton(name)
     game_id = next(p for p in files if p.startswith("docs/"))[5:-3]
     folder = out or Path(game_id)

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import click
 
-from ..orchestrator import lock_submissions, open_store, reopen_submissions
+from . import open_store
 
 
 @click.command("lock")
@@ -11,6 +11,7 @@ from ..orchestrator import lock_submissions, open_store, reopen_submissions
 def command(folder) -> None:
     """Lock the open round now: snapshot every Submission tab into the master (resolve uses it; later edits are
     named by status and not counted). On Google the Submission tabs become editable by the host only."""
+    from ..orchestrator import lock_submissions
     click.echo(lock_submissions(open_store(folder)).message)
 
 
@@ -18,4 +19,5 @@ def command(folder) -> None:
 @click.argument("folder", type=click.Path(path_type=Path))
 def reopen_command(folder) -> None:
     """Undo a lock: players can edit their submissions for the open round again."""
+    from ..orchestrator import reopen_submissions
     click.echo(reopen_submissions(open_store(folder)).message)

@@ -4,8 +4,6 @@ from pathlib import Path
 
 import click
 
-from ..core.errors import UsageError
-
 HOW_TO = """To add the Sheetbridge menu to the master spreadsheet by hand (three clicks):
   1. Open the master spreadsheet, then Extensions > Apps Script.
   2. Replace the editor's content with the script below and press Save (the disk icon).
@@ -41,6 +39,7 @@ def show() -> None:
 def install(folder) -> None:
     """Put the menu into the game's master spreadsheet through the Apps Script API (asks once for the
     extra permission to manage Apps Script projects, for this command only)."""
+    from ..core.errors import UsageError
     from ..orchestrator import read_config, write_config
     from ..sheets import google as G
     cfg = read_config(folder)

@@ -7,13 +7,11 @@ from pathlib import Path
 
 import click
 
-from ..core.errors import UsageError
-from ..orchestrator import new_game, parse_players
-from ..sheets.store import NEW_PROGRESS_FILE
-from ..sheets.xlsx import XlsxStore
+from . import notice
 
 
 def parse_option_pairs(pairs) -> dict:
+    from ..core.errors import UsageError
     out = {}
     for pair in pairs:
         if "=" not in pair:
@@ -42,6 +40,10 @@ def _who(key: str) -> str:
                                             "not deleted.")
 def command(game_id, players, out, seed, garnets, options, google, force) -> None:
     """Create a new game: the host's master workbook and one workbook per player."""
+    from ..core.errors import UsageError
+    from ..orchestrator import new_game, parse_players
+    from ..sheets.store import NEW_PROGRESS_FILE
+    from ..sheets.xlsx import XlsxStore
     plist = parse_players(players, garnets)
     existed = (out / "master.xlsx").exists() or (out / "sheetbridge.json").exists()
     if existed:
@@ -56,7 +58,7 @@ def command(game_id, players, out, seed, garnets, options, google, force) -> Non
         click.echo(f"Resuming the unfinished `new` in {out}: what it created is reused.")
     if google:
         from ..sheets.google import new_google_store
-        store = new_google_store(out)
+        store = new_google_store(out, progress=notice)
     else:
         store = XlsxStore(out)
     res = new_game(game_id, plist, store, seed=seed, options=parse_option_pairs(options), folder=out,

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from ..orchestrator import accept_ledger_edits, open_store, repair
+from . import open_store
 
 
 @click.command("repair")
@@ -17,6 +17,7 @@ from ..orchestrator import accept_ledger_edits, open_store, repair
 def command(folder, players, accept) -> None:
     """Redraw Submission, Results and Board tabs from the master's record; re-create missing or unreadable
     files. Entries a player typed for the open round are kept (also from a renamed Submission tab)."""
+    from ..orchestrator import accept_ledger_edits, repair
     store = open_store(folder)
     if accept:
         accepted = accept_ledger_edits(store)

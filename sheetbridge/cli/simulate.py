@@ -3,7 +3,6 @@ from pathlib import Path
 
 import click
 
-from ..core.game import get_game
 from .new import parse_option_pairs
 
 
@@ -25,6 +24,7 @@ def command(game_id, n_games, players, seed, strategies, options, option_games, 
     game lengths, endings and tie-break paths, and which host options change the result."""
     from tqdm import tqdm
 
+    from ..core.game import get_game
     from ..simulate import balance_report, html_report
     game = get_game(game_id)
     if players and players.strip().isdigit():

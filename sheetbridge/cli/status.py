@@ -3,13 +3,14 @@ from pathlib import Path
 
 import click
 
-from ..orchestrator import open_store, status
+from . import open_store
 
 
 @click.command("status")
 @click.argument("folder", type=click.Path(path_type=Path))
 def command(folder) -> None:
     """Show who has and has not submitted for the open round, and whether it is valid."""
+    from ..orchestrator import status
     ld, lines = status(open_store(folder))
     m = ld.match
     for w in ld.warnings:

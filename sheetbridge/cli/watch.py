@@ -3,7 +3,7 @@ from pathlib import Path
 
 import click
 
-from ..orchestrator import open_store
+from . import open_store
 
 
 @click.command("watch")

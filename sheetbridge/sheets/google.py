@@ -7,11 +7,17 @@ adds missing tabs with preassigned sheet ids, replaces cell values with
 ``stringValue``/``numberValue`` (player text is never parsed as a formula), sets
 formats, dropdowns, hidden tabs, frozen rows, column widths and protection.
 Sheet ids and protected-range ids are remembered (``export_cache``/``import_cache``)
-so that no metadata read happens once a game is set up.
+so that no metadata read happens once a game is set up: the master's record carries
+them, its own included (``prepare_write``), so even a computer without the local
+cache file reads none.
 
 Every request has a timeout, is paced under Google's per-user quotas (60 reads
-and 60 writes a minute; we stay at 55) and is retried a bounded number of times
-with exponential backoff and jitter on 429 and 5xx, honouring Retry-After.
+and 60 writes a minute; we stay at 55; the last minute's requests are logged in the
+game folder, so commands run one after another share the pace) and is retried with
+exponential backoff and jitter on 5xx (6 attempts) and on 429 (waited out for up to
+two minutes, the host told "waiting for Google's quota (30 s)..."), honouring
+Retry-After. Books are safe to read and write from several threads at once (the
+orchestrator publishes player files together; ``publish_workers``).
 gspread's ``BackOffHTTPClient`` is not used: in gspread 6.2.1 it retries without end.
 A failure that persists raises :class:`BackendError` with one line; every write
 replaces whole tabs, so running the command again completes the round. No network at
@@ -38,7 +44,6 @@ import socket
 import stat
 import threading
 import time
-from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -73,6 +78,16 @@ PACE_PER_MINUTE = 55           # what we allow ourselves, leaving room for the h
 DEFAULT_TIMEOUT = (10.0, 60.0)  # connect, read (seconds)
 DEFAULT_ATTEMPTS = 6
 MAX_WAIT = 64.0                # longest single wait between attempts (seconds)
+# A 429 (the per-minute quota is spent, by us, the host's browser or another computer) is
+# waited out rather than counted as a failure: waits double from 1 s up to QUOTA_STEP and
+# stop after QUOTA_WAIT_LIMIT seconds in all, two whole quota windows.
+QUOTA_STEP = 30.0
+QUOTA_WAIT_LIMIT = 120.0
+NOTICE_AFTER = 2.0             # shorter waits are not worth a line to the host
+PUBLISH_WORKERS = 8            # books read or written at once (each book is one request)
+PACE_FILE = ".sheetbridge-google-pace.json"   # the last minute's requests, shared by this computer's commands
+PACE_LOCK_WAIT = 10.0          # seconds to wait for the pace file's lock before pacing alone
+DRAIN_WAIT = 75.0              # longest wait for the requests in flight before a pacing wait (> a request's timeout)
 DEFAULT_COL_PIXELS = 100
 DEFAULT_ROW_PIXELS = 21        # Google's default row height
 GOOGLE_FONT_POINTS, XLSX_FONT_POINTS = 10, 11   # each program's default font size
@@ -102,40 +117,170 @@ LOCK_SETTLE = 2.0
 
 # --------------------------------------------------------------------------- pacing
 class Pacer:
-    """At most ``per_minute`` requests of each kind in any 60-second window.
+    """At most ``per_minute`` requests of each kind in any ``window`` seconds, for every
+    thread of a process and, with ``path``, every sheetbridge process of this computer.
 
     Kinds: "read" and "write" (Sheets quotas) and "drive" (Drive calls, whose quota is
-    much larger: paced at ten times the rate). ``clock`` and ``sleep`` are injectable
-    so tests run instantly.
+    much larger: paced at ten times the rate). Each request reserves the earliest slot
+    that keeps its kind under the limit, then sleeps until that slot outside the lock,
+    so threads queue fairly without holding each other up. A 429 answer ``hold``s its
+    kind: nobody sends it again before the hold ends.
+
+    With ``path`` (a small JSON file in the game folder, see PACE_FILE) the log of the
+    last window's requests and holds is kept there under a file lock: a ``resolve``
+    started seconds after a ``status`` knows what the ``status`` spent and waits
+    instead of running into Google's quota. ``clock`` must then be the wall clock
+    (shared by processes); a log that cannot be read or written is ignored (each
+    process paces itself alone). ``clock`` and ``sleep`` are injectable so tests run
+    instantly. ``notice`` hears "waiting for Google's quota (30 s)..." before a wait of
+    ``NOTICE_AFTER`` seconds or more.
+
+    >>> t = [0.0]
+    >>> p = Pacer(per_minute=2, clock=lambda: t[0], sleep=lambda s: t.__setitem__(0, t[0] + s))
+    >>> for _ in range(3):
+    ...     p.acquire("read")
+    >>> t[0]                      # the third read waited for the first to leave the window
+    60.0
     """
 
     def __init__(self, per_minute: int = PACE_PER_MINUTE, window: float = 60.0,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep,
-                 limits: Mapping[str, int] | None = None) -> None:
+                 limits: Mapping[str, int] | None = None, path: str | os.PathLike | None = None,
+                 notice: Callable[[str], None] | None = None) -> None:
         self.per_minute = per_minute
         # Drive's per-user quota is far larger than Sheets' 60 a minute; pace it loosely.
         self.limits = {"drive": per_minute * 10, **dict(limits or {})}
         self.window = window
         self.clock = clock
         self.sleep = sleep
-        self._sent: dict[str, deque] = {}
-        self._lock = threading.Lock()
+        self.path = Path(path) if path else None
+        self.notice = notice
+        self._sent: dict[str, list[float]] = {}    # kind -> slots in the last window, oldest first
+        self._holds: dict[str, float] = {}         # kind -> no request of it before this time (a 429)
+        self._lock = threading.RLock()
+        self._flight = threading.Condition(self._lock)
+        self._in_flight = 0                        # requests of this process sent and not answered yet
+        self._turns: dict[str, threading.Lock] = {}   # kind -> held by the thread waiting for the next slot
+        self._told = float("-inf")                 # the end of the last wait the host was told about
         self.waited = 0.0
 
     def acquire(self, kind: str) -> None:
+        """Wait until a request of ``kind`` may be sent (and count it)."""
+        self._acquire(kind, track=False)
+
+    @contextlib.contextmanager
+    def sending(self, kind: str):
+        """``acquire``, then count the request as in flight until the block ends (its answer came).
+
+        A wait for a slot first lets the requests in flight land: Google counts a request when it
+        arrives, so one sent in the last window must not arrive in the next (on a test's virtual
+        clock a wait takes no time at all, and would otherwise jump over requests not sent yet)."""
+        self._acquire(kind, track=True)
+        try:
+            yield
+        finally:
+            with self._flight:
+                self._in_flight -= 1
+                self._flight.notify_all()
+
+    def _acquire(self, kind: str, track: bool) -> None:
+        limit = self.limits.get(kind, self.per_minute)
+
+        def reserve(sent: dict, holds: dict, now: float) -> float:
+            slots = sent.setdefault(kind, [])
+            slot = max(now, holds.get(kind, now), slots[-1] if slots else now)
+            if limit > 0 and len(slots) >= limit:
+                slot = max(slot, slots[-limit] + self.window)   # the limit-th latest leaves the window
+            slots.append(slot)
+            return slot
+
         with self._lock:
-            sent = self._sent.setdefault(kind, deque())
-            while True:
-                now = self.clock()
-                while sent and sent[0] <= now - self.window:
-                    sent.popleft()
-                if len(sent) < self.limits.get(kind, self.per_minute):
-                    sent.append(now)
-                    return
-                pause = sent[0] + self.window - now
-                self.waited += pause
-                self.sleep(max(pause, 0.001))
+            now = self.clock()
+            slot = self._update(reserve, now)
+            if slot <= now:
+                self._in_flight += track
+                return
+            turn = self._turns.setdefault(kind, threading.Lock())
+        # Waits for one kind take turns in slot order (slots only grow): a later slot never wakes first.
+        with turn:
+            self._wait_until(slot, now)
+        with self._lock:
+            self._in_flight += track
+
+    def hold(self, kind: str, seconds: float) -> None:
+        """Google answered 429 for ``kind``: send none of it for ``seconds`` (every thread and,
+        with a shared log, every process)."""
+        def extend(sent: dict, holds: dict, now: float) -> float:
+            holds[kind] = max(holds.get(kind, now), now + seconds)
+            return holds[kind]
+
+        with self._lock:
+            now = self.clock()
+            until = self._update(extend, now)
+        self._tell(until, now)
+
+    def _wait_until(self, slot: float, now: float) -> None:
+        if slot - self.clock() <= 1e-6:
+            return
+        self.waited += slot - now
+        self._tell(slot, now)
+        with self._flight:
+            self._flight.wait_for(lambda: self._in_flight <= 0, timeout=DRAIN_WAIT)
+        while (left := slot - self.clock()) > 1e-6:
+            self.sleep(left)
+
+    def _tell(self, until: float, now: float) -> None:
+        if self.notice is None or until - now < NOTICE_AFTER:
+            return
+        with self._lock:
+            if until <= self._told + 1.0:       # eight threads waiting for the same slot: one line
+                return
+            self._told = until
+        self.notice(f"waiting for Google's quota ({int(round(until - now))} s)...")
+
+    # ---- the log: in memory, or shared through the game folder
+    def _update(self, change: Callable[[dict, dict, float], float], now: float) -> float:
+        """Apply ``change`` to the log (the shared file's, under its lock, when there is one)."""
+        if self.path is not None:
+            import filelock
+            try:
+                with filelock.FileLock(str(self.path) + ".lock", timeout=PACE_LOCK_WAIT):
+                    sent, holds = self._read(now)
+                    out = change(sent, holds, now)
+                    self._sent, self._holds = sent, holds
+                    with contextlib.suppress(OSError):   # not written: the others just do not know
+                        self._write(sent, holds)
+                    return out
+            except (OSError, filelock.Timeout):
+                pass   # no folder yet, a read-only one or a stuck lock: pace this process alone
+        self._prune(self._sent, self._holds, now)
+        return change(self._sent, self._holds, now)
+
+    def _prune(self, sent: dict, holds: dict, now: float) -> None:
+        # Slots more than a few windows ahead (a clock set back) are noise, not reservations.
+        for kind, slots in list(sent.items()):
+            sent[kind] = [t for t in slots if now - self.window < t <= now + 3 * self.window]
+        for kind, until in list(holds.items()):
+            if not now < until <= now + 2 * QUOTA_WAIT_LIMIT:
+                del holds[kind]
+
+    def _read(self, now: float) -> tuple[dict, dict]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            sent = {str(k): sorted(float(t) for t in v) for k, v in dict(data.get("sent", {})).items()}
+            holds = {str(k): float(v) for k, v in dict(data.get("hold", {})).items()}
+        except (OSError, ValueError, TypeError, AttributeError):
+            sent, holds = ({k: list(v) for k, v in self._sent.items()}, dict(self._holds))
+        self._prune(sent, holds, now)
+        return sent, holds
+
+    def _write(self, sent: dict, holds: dict) -> None:
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps({"version": 1, "sent": {k: [round(t, 3) for t in v] for k, v in sent.items() if v},
+                                   "hold": {k: round(v, 3) for k, v in holds.items()}}, sort_keys=True),
+                       encoding="utf-8")
+        os.replace(tmp, self.path)
 
 
 def request_kind(method: str, url: str) -> str:
@@ -188,16 +333,35 @@ SIGN_IN_EXPIRED = ("the Google sign-in has expired or was revoked ({detail}); ru
 
 
 class _Wait:
-    """Exponential backoff with jitter, never shorter than the server's Retry-After."""
+    """How long to wait before the next attempt.
 
-    def __init__(self, initial: float = 1.0, maximum: float = MAX_WAIT) -> None:
+    5xx and network errors: exponential backoff with jitter, never shorter than the
+    server's Retry-After. 429 (the per-minute quota is spent): waits doubling up to
+    QUOTA_STEP, never shorter than Retry-After, clipped so that all of one request's
+    waits add up to at most ``quota_limit``; the pacer is held for the request's kind
+    meanwhile, so other threads (and processes) wait too instead of spending attempts."""
+
+    def __init__(self, initial: float = 1.0, maximum: float = MAX_WAIT, quota_limit: float = QUOTA_WAIT_LIMIT,
+                 pacer: "Pacer | None" = None) -> None:
         self.backoff = wait_exponential_jitter(initial=initial, max=maximum, jitter=initial)
+        self.quota_backoff = wait_exponential_jitter(initial=initial, max=QUOTA_STEP, jitter=initial)
         self.maximum = maximum
+        self.quota_limit = quota_limit
+        self.pacer = pacer
 
     def __call__(self, retry_state) -> float:
-        wait = self.backoff(retry_state)
         exc = retry_state.outcome.exception() if retry_state.outcome else None
         after = _retry_after(exc) if exc is not None else None
+        if _status(exc) == 429:
+            wait = self.quota_backoff(retry_state)
+            if after is not None:
+                wait = max(wait, min(after, self.maximum))
+            wait = max(0.0, min(wait, self.quota_limit - retry_state.idle_for))
+            kind = getattr(exc, "sheetbridge_kind", None)
+            if kind and self.pacer is not None:
+                self.pacer.hold(kind, wait)
+            return wait
+        wait = self.backoff(retry_state)
         if after is not None:
             wait = max(wait, min(after, self.maximum))
         return wait
@@ -205,7 +369,8 @@ class _Wait:
 
 class SheetbridgeHTTPClient(HTTPClient):
     """gspread's HTTP client with a timeout on every request, quota pacing, a bounded
-    retry on 429/5xx/connection errors, and an optional alternate API base URL."""
+    retry on 429/5xx/connection errors, and an optional alternate API base URL.
+    Safe to share between threads (the store publishes several books at once)."""
 
     def __init__(self, auth, session: requests.Session | None = None) -> None:
         super().__init__(auth, session)
@@ -213,21 +378,34 @@ class SheetbridgeHTTPClient(HTTPClient):
         self.api_base: str | None = None
         self.pacer = Pacer()
         self.attempts = DEFAULT_ATTEMPTS
+        self.quota_wait = QUOTA_WAIT_LIMIT
         self.sleep: Callable[[float], None] = time.sleep
-        self.wait = _Wait()
+        self.wait = _Wait(pacer=self.pacer)
         self.sent: dict[str, int] = {}   # requests sent by kind, retries included
+        self._count_lock = threading.Lock()
 
     def configure(self, *, api_base: str | None = None, timeout=DEFAULT_TIMEOUT,
                   pacer: Pacer | None = None, attempts: int = DEFAULT_ATTEMPTS,
                   sleep: Callable[[float], None] | None = None,
-                  backoff_initial: float = 1.0) -> None:
+                  backoff_initial: float = 1.0, quota_wait: float = QUOTA_WAIT_LIMIT) -> None:
         self.api_base = api_base.rstrip("/") if api_base else None
         self.timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
         self.attempts = max(1, int(attempts))
+        self.quota_wait = float(quota_wait)
         if sleep is not None:
             self.sleep = sleep
         self.pacer = pacer or Pacer(sleep=self.sleep)
-        self.wait = _Wait(initial=backoff_initial)
+        self.wait = _Wait(initial=backoff_initial, quota_limit=self.quota_wait, pacer=self.pacer)
+
+    @property
+    def pacer(self) -> Pacer:
+        return self._pacer
+
+    @pacer.setter
+    def pacer(self, pacer: Pacer) -> None:   # tests share one pacer between stores: the waits follow it
+        self._pacer = pacer
+        if getattr(self, "wait", None) is not None:
+            self.wait.pacer = pacer
 
     def _rebase(self, url: str) -> str:
         if self.api_base:
@@ -235,6 +413,15 @@ class SheetbridgeHTTPClient(HTTPClient):
                 if url.startswith(root):
                     return self.api_base + url[len(root):]
         return url
+
+    def _stop(self, retry_state) -> bool:
+        """Give up: a 429 once ``quota_wait`` seconds were waited in all (the quota did not come
+        back); anything else after ``attempts`` attempts. One attempt only means no retry at all."""
+        if self.attempts <= 1:
+            return True
+        if _status(retry_state.outcome.exception()) == 429:
+            return retry_state.idle_for >= self.quota_wait - 1e-6
+        return retry_state.attempt_number >= self.attempts
 
     def request(self, method, endpoint, params=None, data=None, json=None, files=None, headers=None,
                 retry: bool = True):
@@ -246,19 +433,22 @@ class SheetbridgeHTTPClient(HTTPClient):
         kind = request_kind(method, url)
 
         def attempt():
-            self.pacer.acquire(kind)
-            self.sent[kind] = self.sent.get(kind, 0) + 1
-            try:
-                response = self.session.request(method=method, url=url, json=json, params=params,
-                                                data=data, files=files, headers=headers,
-                                                timeout=self.timeout or DEFAULT_TIMEOUT)
-            except auth_errors.RefreshError as exc:
-                raise ConfigError(SIGN_IN_EXPIRED.format(detail=_first_line(exc))) from None
+            with self.pacer.sending(kind):
+                with self._count_lock:
+                    self.sent[kind] = self.sent.get(kind, 0) + 1
+                try:
+                    response = self.session.request(method=method, url=url, json=json, params=params,
+                                                    data=data, files=files, headers=headers,
+                                                    timeout=self.timeout or DEFAULT_TIMEOUT)
+                except auth_errors.RefreshError as exc:
+                    raise ConfigError(SIGN_IN_EXPIRED.format(detail=_first_line(exc))) from None
             if response.ok:
                 return response
-            raise APIError(response)
+            error = APIError(response)
+            error.sheetbridge_kind = kind   # a 429 holds this kind of request (see _Wait)
+            raise error
 
-        retrying = Retrying(stop=stop_after_attempt(self.attempts if retry else 1), wait=self.wait,
+        retrying = Retrying(stop=self._stop if retry else stop_after_attempt(1), wait=self.wait,
                             retry=retry_if_exception(_transient), sleep=self.sleep, reraise=True)
         try:
             return retrying(attempt)
@@ -267,7 +457,7 @@ class SheetbridgeHTTPClient(HTTPClient):
 
     def retrying(self) -> Retrying:
         """The same bounded retry policy, for a step made of several requests."""
-        return Retrying(stop=stop_after_attempt(self.attempts), wait=self.wait,
+        return Retrying(stop=self._stop, wait=self.wait,
                         retry=retry_if_exception(_transient), sleep=self.sleep, reraise=True)
 
 
@@ -365,6 +555,25 @@ def _rects(cells: Iterable[tuple[int, int, Any]]) -> list[tuple[int, int, int, i
 def points_to_pixels(points: float) -> int:
     """A row height in points (the model's unit, as in xlsx) as Google's pixels (96 per inch)."""
     return int(round(float(points) * 4 / 3))
+
+
+def _input_rects(tab: TabData) -> list[list[int]]:
+    """The rectangles of a protected tab's input cells, [r0, r1, c0, c1] end-exclusive: left editable."""
+    inputs = [(r, c, True) for r, row in enumerate(tab.rows) for c, cell in enumerate(row) if cell.input]
+    return [[r0, r1, c0, c1] for r0, r1, c0, c1, _ in _rects(inputs)]
+
+
+def _protection(tab: TabData) -> list[list[int]]:
+    """A protected tab's signature in the id cache: its input rectangles, sorted."""
+    return sorted(_input_rects(tab))
+
+
+def _cache_entry(data: Mapping) -> dict:
+    """One book's ids as the cache keeps them, from their JSON (a protection whose id Google
+    has not told us yet, known from a record drawn before the write, has the id None)."""
+    return {"sheets": {str(k): int(v) for k, v in dict(data.get("sheets", {})).items()},
+            "protected": {str(k): [None if v[0] is None else int(v[0]), v[1]]
+                          for k, v in dict(data.get("protected", {})).items()}}
 
 
 def _grid(sheet_id: int, r0: int, r1: int, c0: int, c1: int) -> dict:
@@ -628,7 +837,7 @@ class GoogleBook(Book):
     def write(self, tabs: Mapping[str, TabData]) -> None:
         if not tabs:
             return
-        if self.store._sheets(self.location) is None:
+        if self.store._sheets(self.location) is None or self.store._needs_ids(self.location, tabs):
             self.store._load_metadata(self.location, self.label)
         what = f"writing {', '.join(tabs)} to {self.label}"
         try:
@@ -695,7 +904,8 @@ class GoogleStore(Store):
                  sleep: Callable[[float], None] = time.sleep, backoff_initial: float = 1.0,
                  notify: bool = True, folder_id: str | None = None,
                  game_folder: str | os.PathLike | None = None, settings: Mapping[str, Any] | None = None,
-                 wall_clock: Callable[[], float] = time.time) -> None:
+                 wall_clock: Callable[[], float] = time.time, progress: Callable[[str], None] | None = None,
+                 quota_wait: float = QUOTA_WAIT_LIMIT, workers: int = PUBLISH_WORKERS) -> None:
         given = [x for x in (client, session, credentials) if x is not None]
         if len(given) != 1:
             raise ValueError("GoogleStore needs exactly one of client, session or credentials")
@@ -705,10 +915,18 @@ class GoogleStore(Store):
             credentials = getattr(inner, "auth", None)
         self.client = gspread.Client(auth=credentials, session=session, http_client=SheetbridgeHTTPClient)
         self.http: SheetbridgeHTTPClient = self.client.http_client  # type: ignore[assignment]
-        self.pacer = Pacer(per_minute=per_minute, clock=clock, sleep=sleep)
+        # With a game folder, every sheetbridge process of this computer working on the game shares
+        # one log of the last minute's requests (PACE_FILE), kept in wall-clock time.
+        pace_file = Path(game_folder) / PACE_FILE if game_folder else None
+        self.pacer = Pacer(per_minute=per_minute, clock=wall_clock if pace_file else clock, sleep=sleep,
+                           path=pace_file)
         self.http.configure(api_base=api_base or os.environ.get(API_BASE_ENV) or None, timeout=timeout,
                             pacer=self.pacer, attempts=attempts or DEFAULT_ATTEMPTS, sleep=sleep,
-                            backoff_initial=backoff_initial)
+                            backoff_initial=backoff_initial, quota_wait=quota_wait)
+        self.progress = progress
+        # Books read or published at once by the orchestrator (each is one request; they share the pacer).
+        self.publish_workers = max(1, int(workers))
+        self._planned_master: dict | None = None   # the ids a master about to be created will have
         self.master_id = master_id
         self.host_email = host_email
         self.notify = notify
@@ -746,16 +964,28 @@ class GoogleStore(Store):
             out["host_email"] = self.host_email
         return out
 
+    @property
+    def progress(self) -> Callable[[str], None] | None:
+        """Told what the host should know while a command runs ("waiting for Google's quota (30 s)...")."""
+        return self._progress
+
+    @progress.setter
+    def progress(self, callback: Callable[[str], None] | None) -> None:
+        self._progress = callback
+        self.http.pacer.notice = callback
+
     def _save_cache(self) -> None:
         if self.cache_file is None:
             return
-        try:
-            self.cache_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.cache_file.with_name(self.cache_file.name + ".tmp")
-            tmp.write_text(json.dumps(self.export_cache(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-            os.replace(tmp, self.cache_file)
-        except OSError:
-            pass
+        with self._lock:   # books are written from several threads: one writer of the file at a time
+            try:
+                self.cache_file.parent.mkdir(parents=True, exist_ok=True)
+                tmp = self.cache_file.with_name(self.cache_file.name + ".tmp")
+                tmp.write_text(json.dumps(self._export(planned=False), indent=1, sort_keys=True) + "\n",
+                               encoding="utf-8")
+                os.replace(tmp, self.cache_file)
+            except OSError:
+                pass
 
     def describe(self) -> str:
         return "Google Sheets" + (f" (master {self.master_id})" if self.master_id else "")
@@ -832,10 +1062,11 @@ class GoogleStore(Store):
             self._used[key] = sid
             self._remember(key, sid)
             return BookInfo(key=key, location=sid, title=title)
+        planned = self._planned_master if key == MASTER else None   # see prepare_write
         if sid is None:
             sid = self._create_file(key, title, entry)
         try:
-            self._setup(sid, title, tabs, label, renamed=entry.get("title") not in (None, title))
+            self._setup(sid, title, tabs, label, renamed=entry.get("title") not in (None, title), planned=planned)
         except WorkbookError:
             if sid in self._fresh:
                 raise
@@ -843,7 +1074,9 @@ class GoogleStore(Store):
             entry.pop("id", None)
             self._save_journal()
             sid = self._create_file(key, title, entry)
-            self._setup(sid, title, tabs, label, renamed=False)
+            self._setup(sid, title, tabs, label, renamed=False, planned=planned)
+        if key == MASTER:
+            self._planned_master = None
         entry.update({"id": sid, "title": title, "written": True})
         self._save_journal()
         self._used[key] = sid
@@ -913,13 +1146,21 @@ class GoogleStore(Store):
         self._fresh.add(sid)
         return sid
 
-    def _setup(self, sid: str, title: str, tabs: Mapping[str, TabData], label: str, renamed: bool) -> None:
+    def _setup(self, sid: str, title: str, tabs: Mapping[str, TabData], label: str, renamed: bool,
+               planned: Mapping | None = None) -> None:
         """Write a created (or reused) spreadsheet's tabs and remove every other tab (the
-        default Sheet1, or what an earlier game left): one metadata read, one batchUpdate."""
+        default Sheet1, or what an earlier game left): one metadata read, one batchUpdate.
+        ``planned``: the sheet ids the record inside ``tabs`` already names (prepare_write)."""
         what = f"setting up {label} ({sid})"
 
         def once() -> None:
             self._load_metadata(sid, label)
+            if planned:
+                with self._lock:
+                    entry = self._cache[sid]
+                    used = set(entry["sheets"].values())
+                    entry["planned"] = {t: i for t, i in planned["sheets"].items()
+                                        if t not in entry["sheets"] and i not in used}
             body, pending = self._write_requests(sid, tabs)
             extra = {t: i for t, i in (self._sheets(sid) or {}).items() if t not in tabs}
             body += [{"deleteSheet": {"sheetId": i}} for i in extra.values()]
@@ -1068,9 +1309,23 @@ class GoogleStore(Store):
 
     # ---- cache of ids
     def export_cache(self) -> dict:
+        """The sheet and protected-range ids this store knows, for the master's record. A book
+        prepared for a write (prepare_write) is described as it will be after that write, and a
+        master about to be created as its creation will make it: the record the master's write
+        carries is then complete, and a computer without the local cache file needs no metadata read."""
+        return self._export(planned=True)
+
+    def _export(self, planned: bool) -> dict:
         with self._lock:
-            return {"version": 1, "host": self.host_email, "master": self.master_id,
-                    "books": json.loads(json.dumps(self._cache))}
+            books = {}
+            for sid, entry in self._cache.items():
+                shown = entry.get("after") if planned and entry.get("after") else entry
+                books[sid] = {"sheets": shown["sheets"], "protected": shown["protected"]}
+            out = {"version": 1, "host": self.host_email, "master": self.master_id,
+                   "books": json.loads(json.dumps(books))}
+            if planned and self._planned_master is not None and self.master_id not in self._cache:
+                out["new_master"] = json.loads(json.dumps(self._planned_master))
+            return out
 
     def import_cache(self, data: Mapping) -> None:
         if not data:
@@ -1079,13 +1334,61 @@ class GoogleStore(Store):
             for sid, entry in dict(data.get("books", {})).items():
                 if sid in self._cache:   # what this store learnt itself is at least as fresh
                     continue
-                self._cache[sid] = {"sheets": {str(k): int(v) for k, v in entry.get("sheets", {}).items()},
-                                    "protected": {str(k): [int(v[0]), v[1]]
-                                                  for k, v in entry.get("protected", {}).items()}}
+                self._cache[sid] = _cache_entry(entry)
             if data.get("host") and not self.host_email:
                 self.host_email = data["host"]
             if data.get("master") and not self.master_id:
                 self.master_id = data["master"]
+            if data.get("new_master") and self.master_id and self.master_id not in self._cache:
+                self._cache[self.master_id] = _cache_entry(data["new_master"])   # drawn before it existed
+
+    def prepare_write(self, key: str, location: str | None, tabs: Mapping[str, TabData]) -> bool:
+        """Get ready to write ``tabs`` to book ``key`` so that ``export_cache`` describes the book as that
+        write leaves it (see Store.prepare_write). ``location`` None: the master is about to be created;
+        its tabs get the ids 1, 2, 3... in order (a new spreadsheet holds only Sheet1, id 0).
+        A book whose ids are unknown costs the one metadata read its write would cost anyway.
+        Returns True when the export changed (the record must be drawn again)."""
+        before = self._export(planned=True)
+        if location is None:
+            if key == MASTER:
+                titles = list(tabs) + ([] if LOCK_TAB in tabs else [LOCK_TAB])
+                self._planned_master = {"sheets": {t: i + 1 for i, t in enumerate(titles)},
+                                        "protected": {t: [None, _protection(tab)] for t, tab in tabs.items()
+                                                      if tab.protected}}
+        else:
+            if self._sheets(location) is None or self._needs_ids(location, tabs):
+                self._load_metadata(location, f"the {key} spreadsheet ({location})")
+            with self._lock:
+                entry = self._cache[location]
+                sheets = entry["sheets"]
+                next_id = max(sheets.values(), default=0) + 1
+                planned: dict[str, int] = {}
+                for title in tabs:
+                    if title not in sheets:
+                        planned[title] = next_id
+                        next_id += 1
+                protected = {t: list(v) for t, v in entry["protected"].items()}
+                for title, tab in tabs.items():
+                    if tab.protected:   # a new protection's id is Google's to give: unknown until the reply
+                        old = protected.get(title)
+                        protected[title] = [old[0] if old else None, _protection(tab)]
+                    else:
+                        protected.pop(title, None)
+                entry["planned"] = planned
+                entry["after"] = {"sheets": {**sheets, **planned}, "protected": protected}
+        return self._export(planned=True) != before
+
+    def _needs_ids(self, sid: str, tabs: Mapping[str, TabData]) -> bool:
+        """Does writing ``tabs`` need ids the cache lacks? A protection known only from the record
+        (its id None) is left alone while its cells stay the same; changing or removing it needs its id."""
+        entry = self._cache.get(sid)
+        if entry is None:
+            return True
+        for title, tab in tabs.items():
+            old = entry["protected"].get(title)
+            if old is not None and old[0] is None and (not tab.protected or old[1] != _protection(tab)):
+                return True
+        return False
 
     def _sheets(self, sid: str) -> dict[str, int] | None:
         entry = self._cache.get(sid)
@@ -1117,15 +1420,19 @@ class GoogleStore(Store):
                                  for u in pr.get("unprotectedRanges", []))
                     protected[p["title"]] = [int(pr["protectedRangeId"]), sig]
         with self._lock:
-            self._cache[sid] = {"sheets": sheets, "protected": protected}
+            prepared = {k: v for k, v in self._cache.get(sid, {}).items() if k in ("planned", "after")}
+            self._cache[sid] = {"sheets": sheets, "protected": protected, **prepared}
         self._save_cache()
 
     # ---- building a write
     def _write_requests(self, sid: str, tabs: Mapping[str, TabData],
                         reserved: Iterable[int] = ()) -> tuple[list[dict], list]:
-        entry = self._cache.setdefault(sid, {"sheets": {}, "protected": {}})
-        sheets = dict(entry["sheets"])
-        next_id = max([*sheets.values(), *reserved], default=0) + 1   # preassigned, never reused
+        with self._lock:   # other threads write other books meanwhile
+            entry = self._cache.setdefault(sid, {"sheets": {}, "protected": {}})
+            sheets = dict(entry["sheets"])
+            planned = dict(entry.get("planned") or {})    # ids the record this write carries already names
+        taken = {*sheets.values(), *reserved}
+        next_id = max([*taken, *planned.values()], default=0) + 1   # preassigned, never reused
         reqs: list[dict] = []
         pending: list = []   # ("sheet", title, id) | ("protect", title, reply index, sig)
         #                      | ("reprotect", title, id, sig) | ("unprotect", title)
@@ -1150,8 +1457,11 @@ class GoogleStore(Store):
                               "endIndex": grid["rowCount"]},
                     "properties": {"pixelSize": DEFAULT_ROW_PIXELS}, "fields": "pixelSize"}})
             else:
-                sheet_id = next_id
-                next_id += 1
+                sheet_id = planned.get(title, -1)
+                if sheet_id < 0 or sheet_id in taken:
+                    sheet_id = next_id
+                    next_id += 1
+                taken.add(sheet_id)
                 sheets[title] = sheet_id
                 pending.append(("sheet", title, sheet_id))
                 reqs.append({"addSheet": {"properties": {"sheetId": sheet_id, "title": title,
@@ -1186,9 +1496,7 @@ class GoogleStore(Store):
                              "strict": True, "showCustomUi": True}}})
             old = entry["protected"].get(title)
             if tab.protected:
-                inputs = [(r, c, True) for r, row in enumerate(tab.rows)
-                          for c, cell in enumerate(row) if cell.input]
-                rects = [[r0, r1, c0, c1] for r0, r1, c0, c1, _ in _rects(inputs)]
+                rects = _input_rects(tab)
                 sig = sorted(rects)
                 if old is not None and old[1] == sig:
                     continue
@@ -1234,7 +1542,8 @@ class GoogleStore(Store):
                     entry["protected"][title] = [int(prid), sig]
                 elif item[0] == "unprotect":
                     entry["protected"].pop(item[1], None)
-        if pending:
+            prepared = entry.pop("planned", None), entry.pop("after", None)
+        if pending or any(prepared):
             self._save_cache()
 
     # ---- errors
@@ -1261,6 +1570,8 @@ class GoogleStore(Store):
             text = str(exc).splitlines()[0][:200] if str(exc) else "no answer"
             detail = f"{type(exc).__name__}: {text}"
         tries = f" after {self.http.attempts} attempts" if transient else ""
+        if _status(exc) == 429 and self.http.attempts > 1:
+            tries = f" after waiting {int(self.http.quota_wait)} s for Google's per-minute quota"
         return BackendError(f"Google Sheets failed while {what}{tries}: {detail}; {tail}")
 
 

@@ -98,6 +98,16 @@ class Store(ABC):
     def import_cache(self, data: Mapping) -> None:
         return None
 
+    def prepare_write(self, key: str, location: str | None, tabs: Mapping[str, TabData]) -> bool:
+        """Before drawing a record that carries ``export_cache``: get ready to write ``tabs`` to
+        book ``key`` (``location`` None: it is about to be created), so that the export describes
+        the book as that write will leave it. True if the export changed: draw the record again."""
+        return False
+
+    # Books a command may read or write at once (the player files and the board; Google: one
+    # request each, so they overlap their waits). 1: one after another.
+    publish_workers: int = 1
+
     # One command at a time per game: every command that reads or writes a game holds its lock.
     @abstractmethod
     def lock(self, command: str) -> AbstractContextManager[None]:

@@ -245,8 +245,11 @@ class FakeGoogle:
     """The fake service. ``clock``/``sleep`` default to a virtual clock so pacing is instant."""
 
     def __init__(self, seed: int = 0, *, real_time: bool = False, quota_per_minute: int = 60,
-                 validate: bool = True) -> None:
+                 validate: bool = True, latency: float = 0.0) -> None:
         self.rng = random.Random(seed)
+        # Seconds of (real) network time each request takes, spent outside the fake's lock so that
+        # concurrent requests overlap as on Google (benchmarks; tests keep 0).
+        self.latency = latency
         self.files: dict[str, File] = {}
         self.now = 0.0
         self.real_time = real_time
@@ -277,10 +280,12 @@ class FakeGoogle:
         return time.time() if self.real_time else FAKE_EPOCH + self.now
 
     def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
         if self.real_time:
+            self.slept.append(seconds)
             time.sleep(seconds)
-        else:
+            return
+        with self._lock:    # several threads may wait at once (a store publishing books together)
+            self.slept.append(seconds)
             self.now += seconds
 
     # ---- identities and clients
@@ -361,6 +366,11 @@ class FakeGoogle:
     # ---- the transport
     def handle(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
                timeout: Any = None) -> tuple[int, dict, bytes]:
+        """Serve one request. Requests from several threads (or loopback connections) are served
+        one at a time under the fake's lock, each as a whole: state, counts, log, faults and quota
+        stay consistent; only the simulated ``latency`` overlaps."""
+        if self.latency:
+            time.sleep(self.latency)
         with self._lock:
             parts = urlsplit(url)
             path = unquote(parts.path)

@@ -1,0 +1,53 @@
+"""Issue 13: `sheetbridge --help` and `sheetbridge games` import nothing heavy (commands are loaded
+lazily, heavy imports live inside the functions that need them). Which modules, never how long:
+the timing is benchmarks/cli_startup.py's."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sheetbridge.cli import COMMANDS, main
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("gspread", "google", "google_auth_oauthlib", "requests", "urllib3", "pandas", "numpy", "matplotlib",
+         "tqdm", "openpyxl", "PIL", "tenacity", "filelock", "sheetbridge.orchestrator", "sheetbridge.sheets")
+
+
+def _modules_after(*args: str) -> tuple[list[str], str]:
+    code = ("import json, sys\n"
+            "from sheetbridge.cli import main\n"
+            "try:\n"
+            "    main(list(sys.argv[1:]), prog_name='sheetbridge')\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)))\n")
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    return json.loads(out.stderr.rsplit("\nMODULES ", 1)[1]), out.stdout
+
+
+@pytest.mark.parametrize("args", [("--help",), ("games",)])
+def test_help_and_games_import_nothing_heavy(args):
+    modules, output = _modules_after(*args)
+    heavy = sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+    assert heavy == [], f"`sheetbridge {' '.join(args)}` imported {heavy}"
+    if args == ("--help",):
+        assert "resolve" in output and "Resolve the open round" in output
+        assert not [m for m in modules if m.startswith("sheetbridge.core")]    # not even the game registry
+    else:
+        assert "three-modular-rooms" in output
+
+
+def test_every_command_is_listed_and_loads():
+    res = CliRunner().invoke(main, ["--help"])
+    listed = re.findall(r"^  ([a-z-]+) ", res.output.split("Commands:")[1], re.M)
+    assert listed == sorted(COMMANDS)
+    for name in COMMANDS:
+        res = CliRunner().invoke(main, [name, "--help"])
+        assert res.exit_code == 0 and res.output.startswith(f"Usage: main {name}"), res.output
