@@ -684,6 +684,28 @@ class StatusLine:
     note: str = ""    # e.g. "edited after the lock (not counted)": names only, never values
 
 
+def _load_for(store: Store, request_id: str | None, *, cleanup: bool = True) -> tuple[Loaded, ResolveResult | None]:
+    """The game, loaded by a command that holds its lock (after clearing what a killed run left, unless
+    the command writes nothing); with a "nothing to do" result when the menu's request was already
+    done (a request runs exactly once, however often `watch` sees it)."""
+    if cleanup:
+        store.cleanup()
+    ld = load(store)
+    if request_id and request_id in ld.handled:
+        return ld, ResolveResult("nothing", f"request {request_id} was already done", None, ld.match)
+    return ld, None
+
+
+def _read_every_book(ld: Loaded, doing: str, *, board: bool = True) -> dict[str, BookState]:
+    """Every book the command writes, read before anything is written; stops (naming each broken
+    book and what to do) if one cannot be read."""
+    books = read_books(ld, board=board)
+    broken = [b for b in books.values() if b.error]
+    if broken:
+        raise _broken_error(ld, broken, doing)
+    return books
+
+
 def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
     """Who has submitted for the open round and whether it is valid, revealing no submission.
     A file that cannot be read is reported on its player's line; the others are still read."""
@@ -741,12 +763,10 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
     The master is written first (the commit point), then every book whose content differs.
     """
     with store.lock("resolve"):
-        if not dry_run:
-            store.cleanup()
-        ld = load(store)
+        ld, done = _load_for(store, request_id, cleanup=not dry_run)
+        if done:
+            return done
         m = ld.match
-        if request_id and request_id in ld.handled:
-            return ResolveResult("nothing", f"request {request_id} was already done", None, m)
         books = read_books(ld)
         broken = [b for b in books.values() if b.error]
         if broken and not dry_run:
@@ -822,15 +842,11 @@ def undo(store: Store, progress: Progress | None = None, request_id: str | None 
     back in their Submission tabs when that round opens again.
     """
     with store.lock("undo"):
-        store.cleanup()
-        ld = load(store)
+        ld, done = _load_for(store, request_id)
+        if done:
+            return done
         m = ld.match
-        if request_id and request_id in ld.handled:
-            return ResolveResult("nothing", f"request {request_id} was already done", None, m)
-        books = read_books(ld)
-        broken = [b for b in books.values() if b.error]
-        if broken:
-            raise _broken_error(ld, broken, "undo")
+        books = _read_every_book(ld, "undo")
         pending = _plan(ld, books)
         if pending:
             # An earlier run (often an undo) was cut off while publishing: finish it instead of undoing
@@ -1113,13 +1129,9 @@ def decide(store: Store, key: str | None = None, value: str | None = None, *,
     """Enter a decision the rules leave to the host (or the values typed in the Decisions tab), then
     publish what changed: the outcome, the ledger and every report that depends on it."""
     with store.lock("decide"):
-        store.cleanup()
-        ld = load(store)
+        ld, _ = _load_for(store, None)
         m = ld.match
-        books = read_books(ld)
-        broken = [b for b in books.values() if b.error]
-        if broken:
-            raise _broken_error(ld, broken, "enter a decision")
+        books = _read_every_book(ld, "enter a decision")
         entered = _apply_typed_decisions(ld)
         if key is not None:
             if value is None:
@@ -1225,19 +1237,15 @@ def lock_submissions(store: Store, *, request_id: str | None = None, progress: P
     uses it, and later edits are named by `status` and never counted. On Google the Submission tabs
     are also protected, so only the host can edit them until `reopen_submissions` or the next round."""
     with store.lock("lock"):
-        store.cleanup()
-        ld = load(store)
+        ld, done = _load_for(store, request_id)
+        if done:
+            return done
         m = ld.match
-        if request_id and request_id in ld.handled:
-            return ResolveResult("nothing", f"request {request_id} was already done", None, m)
         if m.finished:
             return ResolveResult("nothing", f"{m.game.spec.name} is over; nothing to lock", None, m)
         if _is_locked(ld):
             return ResolveResult("nothing", f"round {m.round} is already locked (since {ld.locked['at']})", None, m)
-        books = read_books(ld, board=False)
-        broken = [b for b in books.values() if b.error]
-        if broken:
-            raise _broken_error(ld, broken, "lock submissions")
+        books = _read_every_book(ld, "lock submissions", board=False)
         stale = [b.player for b in books.values() if b.stale]
         if stale:
             raise UsageError(f"{', '.join(stale)}'s file(s) still show another round: run `sheetbridge resolve` to "
@@ -1258,11 +1266,10 @@ def reopen_submissions(store: Store, *, request_id: str | None = None,
                        progress: Progress | None = None) -> ResolveResult:
     """Drop the deadline snapshot: the players' Submission tabs are open again, with their entries."""
     with store.lock("reopen"):
-        store.cleanup()
-        ld = load(store)
+        ld, done = _load_for(store, request_id)
+        if done:
+            return done
         m = ld.match
-        if request_id and request_id in ld.handled:
-            return ResolveResult("nothing", f"request {request_id} was already done", None, m)
         if not _is_locked(ld):
             return ResolveResult("nothing", f"round {m.round} is not locked", None, m)
         books = read_books(ld, board=False)
