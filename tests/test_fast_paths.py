@@ -5,10 +5,12 @@ including the inputs where the two could part: a player colliding with themselve
 need the form, tables changed in place.
 """
 import dataclasses
+import inspect
 import random
 
 import pytest
 
+from sheetbridge.core.facts import Fact
 from sheetbridge.core.intake import _prepare, plain, prepare
 from sheetbridge.core.match import Match, _has_content
 from sheetbridge.core.parsing import match_choice, shorten, table_key
@@ -169,3 +171,40 @@ def test_the_ships_lookups_are_the_scans_they_replace():
                 assert board.line(a, b) == expected
     with pytest.raises(KeyError):
         board.pos("nowhere")
+
+
+def _fact_types() -> list[type]:
+    from sheetbridge.core.game import games
+    from sheetbridge.core.types import _TYPES
+    games()                                            # every game's facts registered
+    return [c for c in _TYPES.values() if dataclasses.is_dataclass(c) and issubclass(c, Fact)]
+
+
+def test_a_facts_quick_init_makes_what_the_dataclass_init_makes():
+    rnd = random.Random(17)
+    pool = ["Ann", "", 0, 3, -1, None, (1, 2), (), ("Ann",), 2.5, True, [1], {"a": 1}]
+    quick_types = 0
+    for cls in _fact_types():
+        if "_fact_values" not in cls.__init__.__code__.co_varnames:   # not made by @fact (Fact, the core's)
+            continue
+        quick_types += 1
+        reference = dataclasses.dataclass(frozen=True)(type("Reference", (cls,), {}))   # the generated init
+        assert str(inspect.signature(cls)) == str(inspect.signature(reference))
+        fields = dataclasses.fields(cls)
+        required = [f for f in fields if f.default is dataclasses.MISSING]
+        for _ in range(40):
+            positional = [rnd.choice(pool) for f in fields if not f.kw_only]
+            positional = positional[:rnd.randint(sum(1 for f in required if not f.kw_only), len(positional))]
+            keywords = {f.name: rnd.choice(pool) for f in fields if f.kw_only and
+                        (f.default is dataclasses.MISSING or rnd.random() < 0.5)}
+            got, expected = cls(*positional, **keywords), reference(*positional, **keywords)
+            assert list(vars(got).items()) == list(vars(expected).items())
+            assert repr(got).split("(", 1)[1] == repr(expected).split("(", 1)[1]
+            assert dataclasses.replace(got) == got == cls(*positional, **keywords)
+            if not any(isinstance(v, (list, dict)) for v in vars(got).values()):
+                assert hash(got) == hash(expected)     # a dataclass's hash is its fields'
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                got.audience = ()
+        with pytest.raises(TypeError):
+            cls(*[None] * (len(fields) + 1))
+    assert quick_types > 100                           # the games' facts take the quick init
