@@ -208,3 +208,40 @@ def test_a_facts_quick_init_makes_what_the_dataclass_init_makes():
         with pytest.raises(TypeError):
             cls(*[None] * (len(fields) + 1))
     assert quick_types > 100                           # the games' facts take the quick init
+
+
+def _below_by_calls(rng: Rng, n: int) -> int:
+    """Rng.below as written before its draw was inlined (the reference)."""
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        x = rng.next_u64()
+        if x < limit:
+            return x % n
+
+
+def test_the_rngs_inlined_draws_are_its_next_u64():
+    rnd = random.Random(19)
+    for t in range(1000):
+        rng, reference = Rng.from_seed("inlined", t), Rng.from_seed("inlined", t)
+        for _ in range(40):
+            what = rnd.randrange(5)
+            if what == 0:
+                n = rnd.choice([1, 2, 3, 7, 10, 2 ** 63 + 5, 2 ** 64 - 1, 2 ** 64, rnd.randrange(1, 10 ** 18)])
+                assert rng.below(n) == _below_by_calls(reference, n)
+            elif what == 1:
+                assert rng.random() == (reference.next_u64() >> 11) / float(1 << 53)
+            elif what == 2:
+                items = list(range(rnd.randrange(0, 12)))
+                expected = list(items)
+                for i in range(len(expected) - 1, 0, -1):
+                    j = _below_by_calls(reference, i + 1)
+                    expected[i], expected[j] = expected[j], expected[i]
+                assert rng.shuffled(items) == expected and items == sorted(items)
+            elif what == 3:
+                items = "abcdefg"[:rnd.randrange(1, 8)]
+                assert rng.choice(items) == items[_below_by_calls(reference, len(items))]
+            else:
+                assert rng.randint(-5, 9) == -5 + _below_by_calls(reference, 15)
+            assert (rng.state, rng.draws) == (reference.state, reference.draws)
+    with pytest.raises(ValueError):
+        Rng(1).below(0)

@@ -16,6 +16,9 @@ from typing import Sequence, TypeVar
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_TWO64 = 1 << 64
+_FLOAT_STEPS = float(1 << 53)
 
 
 def derive_seed(*parts: object) -> int:
@@ -39,19 +42,24 @@ class Rng:
 
     def next_u64(self) -> int:
         self.draws += 1
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        self.state = z = (self.state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
+    # below, random and shuffled repeat next_u64's three lines rather than call it: a simulated
+    # game draws some thousands of numbers, and the call was most of a draw's cost.
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _TWO64 - _TWO64 % n   # a higher draw is drawn again (no modulo bias)
         while True:
-            x = self.next_u64()
+            self.draws += 1
+            self.state = z = (self.state + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 
@@ -61,7 +69,11 @@ class Rng:
 
     def random(self) -> float:
         """Uniform float in [0, 1)."""
-        return (self.next_u64() >> 11) / float(1 << 53)
+        self.draws += 1
+        self.state = z = (self.state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        return ((z ^ (z >> 31)) >> 11) / _FLOAT_STEPS
 
     def choice(self, items: Sequence[T]) -> T:
         if not items:
@@ -72,7 +84,17 @@ class Rng:
         """A new list in random order (Fisher-Yates); the input is untouched."""
         out = list(items)
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TWO64 - _TWO64 % n
+            while True:   # self.below(n), inlined
+                self.draws += 1
+                self.state = z = (self.state + _GOLDEN) & _MASK
+                z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             out[i], out[j] = out[j], out[i]
         return out
 
