@@ -245,3 +245,21 @@ def test_the_rngs_inlined_draws_are_its_next_u64():
             assert (rng.state, rng.draws) == (reference.state, reference.draws)
     with pytest.raises(ValueError):
         Rng(1).below(0)
+
+
+@pytest.mark.parametrize("options", [{}, {"blocked_cells": "B2, C3, D4"}, {"columns": 3, "rows": 2, "blocked_cells": "A1"}])
+def test_the_simulated_players_table_of_steps_is_the_steps_computed(options):
+    opts = {**bc.DEFAULTS, **options}
+    cols, rows, blocked = opts["columns"], opts["rows"], bc.blocked_fine(opts)
+    table = bc._legal_steps(cols, rows, blocked)
+    points = [(x, y) for x in range(-2, 2 * cols + 3) for y in range(-2, 2 * rows + 3)]
+    assert set(table["B"]) == set(table["C"]) == {p for p in points if bc.on_board(p, cols, rows)}
+    for n in "BC":
+        for at in points:
+            expected = {d: (at[0] + 2 * dx, at[1] + 2 * dy) for d, (dx, dy) in bc.DIRS.items()
+                        if bc.on_board((at[0] + 2 * dx, at[1] + 2 * dy), cols, rows)
+                        and not (n == "C" and (at[0] + 2 * dx, at[1] + 2 * dy) in blocked)}
+            got = bc.steps_from(n, at, cols, rows, blocked)
+            assert list(got.items()) == list(expected.items())
+            if at in table[n]:
+                assert list(table[n][at].items()) == list(expected.items())

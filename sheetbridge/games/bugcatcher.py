@@ -282,6 +282,27 @@ def _board_coords(cols: int, rows: int) -> dict[tuple[int, int], tuple[int, int]
     return {(X, Y): own_xy((X, Y)) for X in range(2 * cols + 1) for Y in range(2 * rows + 1)}
 
 
+def steps_from(node: str, at: tuple[int, int], cols: int, rows: int,
+               blocked: frozenset[tuple[int, int]]) -> dict[str, tuple[int, int]]:
+    """Direction -> the point a path of this node ("B" or "C") from `at` reaches, in DIRS order (U D L
+    R), for the paths that stay on the board and, for a central node, out of blocked cells."""
+    out = {}
+    for d, (dx, dy) in DIRS.items():
+        step = (at[0] + 2 * dx, at[1] + 2 * dy)
+        if on_board(step, cols, rows) and not (node == "C" and step in blocked):
+            out[d] = step
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _legal_steps(cols: int, rows: int, blocked: frozenset[tuple[int, int]]
+                 ) -> dict[str, dict[tuple[int, int], dict[str, tuple[int, int]]]]:
+    """steps_from of every node and point of the board, looked up by the simulated players rather than
+    computed for every action they try (shared: never written)."""
+    points = [(X, Y) for X in range(2 * cols + 1) for Y in range(2 * rows + 1)]
+    return {n: {at: steps_from(n, at, cols, rows, blocked) for at in points} for n in "BC"}
+
+
 def corner_point(c: int, r: int, corner: str) -> tuple[int, int]:
     """The lattice point of a cell corner (A3): C1 BR = D1 BL = C2 UR = D2 UL = (3, 1)."""
     return (c + (1 if corner in ("UR", "BR") else 0), r + (1 if corner in ("BL", "BR") else 0))
@@ -2955,6 +2976,10 @@ class Bugcatcher(GameRules):
         codes: list[str] = []
         board = self._board(state)
         accept = []
+        table = _legal_steps(cols, rows, blocked)
+
+        def legal_steps(n: str, at: tuple[int, int]) -> dict[str, tuple[int, int]]:
+            return table[n].get(at) or steps_from(n, at, cols, rows, blocked)
         # sometimes try a mission's shape
         shaped = [m for m in board if not m.get("manual")]
         if shaped and rng.random() < 0.5:
@@ -2963,8 +2988,8 @@ class Bugcatcher(GameRules):
             for v in rng.shuffled(shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])):
                 at, ok, seen = pos[n], True, set()   # the points this variant adds to `own`
                 for d in v:
-                    nxt = (at[0] + 2 * DIRS[d][0], at[1] + 2 * DIRS[d][1])
-                    if not on_board(nxt, cols, rows) or nxt in own or nxt in seen or (n == "C" and nxt in blocked):
+                    nxt = legal_steps(n, at).get(d)
+                    if nxt is None or nxt in own or nxt in seen:
                         ok = False
                         break
                     seen.add(nxt)
@@ -2983,13 +3008,7 @@ class Bugcatcher(GameRules):
             if x < 0.1:
                 break
             n = rng.choice("BC")
-            x0, y0 = pos[n]
-            dirs = []
-            for d, (dx, dy) in DIRS.items():        # U D L R, in that order
-                step = (x0 + 2 * dx, y0 + 2 * dy)
-                if (0 <= step[0] <= 2 * cols and 0 <= step[1] <= 2 * rows and step not in own   # on the board
-                        and not (n == "C" and step in blocked)):
-                    dirs.append((d, step))
+            dirs = [(d, step) for d, step in legal_steps(n, pos[n]).items() if step not in own]   # U D L R
             if not dirs:
                 continue
             d, pos[n] = rng.choice(dirs)
