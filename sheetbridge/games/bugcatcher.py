@@ -169,6 +169,9 @@ _NODE_WORDS = {"B": "border", "C": "central"}   # node_word is called for every 
 SWAP, GSWAP, IDLE = "swap", "gswap", "idle"
 PATH_CODES: tuple[str, ...] = tuple(n + d for n in "BC" for d in "UDLR")
 ACTION_CHOICES: tuple[str, ...] = PATH_CODES + (SWAP, GSWAP)
+# Looked up for every step of a round: a path's node word ("" for any other code), the energy a code costs.
+_PATH_NODE_WORDS = {c: _NODE_WORDS[c[0]] for c in PATH_CODES}
+_STEP_ENERGY = {**{c: 1 for c in PATH_CODES}, SWAP: 1}
 BLUE, BLACK = "blue", "black"
 CORNERS = ("upper left", "upper right", "bottom left", "bottom right")
 CORNER_ALIASES = {
@@ -585,8 +588,10 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
     slots = {p: _slots(plans.get(p, ()), opts["gswap_takes_step"]) for p in players}
     steps = max((len(s) for s in slots.values()), default=0)
 
-    def lbl(f: Sequence[int]) -> str:
-        return fine_label(f, cols, rows)
+    labels = _board_labels(cols, rows)
+
+    def lbl(f: tuple[int, int]) -> str:
+        return labels.get(f) or fine_label(f, cols, rows)
 
     crossing_first = opts["crossing_before_arrival"]
     stop_offboard = opts["offboard_policy"] == "stop_node"
@@ -598,8 +603,9 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
             if k > len(slots[p]):
                 continue
             flips, code = slots[p][k - 1]
-            for _ in range(flips):
-                colour[p] = other(colour[p])
+            if flips:
+                for _ in range(flips):
+                    colour[p] = other(colour[p])
             if code is None:
                 continue
             if code in (SWAP, GSWAP):
@@ -2270,20 +2276,20 @@ class Bugcatcher(GameRules):
             aud = breakdown(p)
             for ev in res.events[p]:
                 code, frm, to, hits, result = ev.code, ev.frm, ev.to, ev.hits, ev.result
-                node = _NODE_WORDS[code[0]] if code in PATH_CODES else ""
                 if hits:
                     cases = tuple(sorted({c for c, _ in hits}))
                     self_cases = tuple(sorted({c for c, _ in hits} - {c for c, o in hits if o != p}))
                 else:
                     cases = self_cases = ()
                 facts.append(ActionStep(
-                    p, ev.step, code, node, result,
+                    p, ev.step, code, _PATH_NODE_WORDS.get(code, ""), result,
                     (get_xy(frm) or xy(frm)) if frm else None, (get_xy(to) or xy(to)) if to else None,
                     (get_label(frm) or lbl(frm)) if frm else "",
                     (get_label(to) or lbl(to)) if to and result != "offboard" else "", ev.colour, cases, self_cases,
-                    1 if code in PATH_CODES or code == SWAP else 0, 1 if code == GSWAP else 0, ev.counted,
+                    _STEP_ENERGY.get(code, 0), 1 if code == GSWAP else 0, ev.counted,
                     audience=aud))
-                if ev.result == "collision":
+                if result == "collision":
+                    node = _PATH_NODE_WORDS.get(code, "")
                     facts.append(CollisionRecord(ev.step, p, ev.code, node, lbl(ev.to),
                                                  tuple(CollisionHit(c, o) for c, o in ev.hits), ev.counted,
                                                  audience=HOST_ONLY))
