@@ -263,3 +263,11 @@ def test_the_simulated_players_table_of_steps_is_the_steps_computed(options):
             assert list(got.items()) == list(expected.items())
             if at in table[n]:
                 assert list(table[n][at].items()) == list(expected.items())
+
+
+def test_the_cells_bugcatcher_reads_without_the_rule_are_read_so_by_the_rule():
+    from sheetbridge.core.parsing import is_formula, yes_no
+    for text, code in bc._EXACT_CODES.items():
+        assert text == bc.clean(text) and not is_formula(text) and bc.parse_action(text) == code
+    for text, answer in bc._EXACT_YES_NO.items():
+        assert text == bc.clean(text) and not is_formula(text) and yes_no(text) is answer

@@ -411,6 +411,12 @@ def is_path(code: str) -> bool:
     return code in PATH_CODES
 
 
+# The cells a submission nearly always holds, already read: what parse_action and yes_no read them as
+# (tests/test_fast_paths.py checks that the rules read each so).
+_EXACT_CODES = {c: c for c in ACTION_CHOICES}
+_EXACT_YES_NO = {"yes": True, "no": False}
+
+
 def costs_energy(code: str) -> bool:
     return code in _ENERGY_CODES
 
@@ -707,19 +713,20 @@ def walk_alone(start: Mapping[str, Sequence[int]], border_colour: str, codes: Se
     stop_node = opts["offboard_policy"] == "stop_node"
     out: list[Event] = []
     for k, (flips, code) in enumerate(_slots(codes, opts["gswap_takes_step"]), start=1):
-        for _ in range(flips):
-            colour = other(colour)
+        if flips:
+            for _ in range(flips):
+                colour = other(colour)
         if code is None or code == IDLE:
             continue
-        if code in (SWAP, GSWAP):
+        if code == SWAP or code == GSWAP:
             colour = other(colour)
             continue
         n, (dx, dy) = code[0], DIRS[code[1]]
-        frm = pos[n]
-        to = (frm[0] + 2 * dx, frm[1] + 2 * dy)
         if stopped[n]:
             continue
-        off = not on_board(to, cols, rows)
+        frm = pos[n]
+        to = (frm[0] + 2 * dx, frm[1] + 2 * dy)
+        off = not (0 <= to[0] <= 2 * cols and 0 <= to[1] <= 2 * rows)   # on_board, inlined
         if off or (n == "C" and to in blocked):
             if stop_node:
                 stopped[n] = True
@@ -729,7 +736,8 @@ def walk_alone(start: Mapping[str, Sequence[int]], border_colour: str, codes: Se
         mid = ((frm[0] + to[0]) // 2, (frm[1] + to[1]) // 2)
         # a crossing of the other node's earlier path of the same colour (case 4), else an arrival on a
         # claimed point (case 1); alone, nothing else can happen (cases 2 and 3 need two paths at once)
-        if any(node != n and c == seg_colour for node, c in placed.get(mid, ())) or to in claimed:
+        here = placed.get(mid)
+        if to in claimed or (here and any(node != n and c == seg_colour for node, c in here)):
             stopped[n] = True
             out.append(Event(k, code, "collision", frm=frm, to=to))
             continue
@@ -1966,6 +1974,10 @@ class Bugcatcher(GameRules):
         codes: list[tuple[int, str]] = []   # (sheet row, code)
         gap = "an idle step" if opts["blank_policy"] == "idle" else "row skipped; later actions move up"
         for i, text in enumerate(texts):
+            code = _EXACT_CODES.get(text)   # as nearly every cell is typed; read by the rule otherwise
+            if code is not None:
+                codes.append((i + 1, code))
+                continue
             fieldname = f"action {i + 1}"
             if text == "":
                 if opts["blank_policy"] == "idle":
@@ -1987,8 +1999,8 @@ class Bugcatcher(GameRules):
         kept: list[str] = []
         kept_rows: list[int] = []
         for row_no, c in codes:
-            label = f"action {row_no}"
             if c == GSWAP:
+                label = f"action {row_no}"
                 if seen_g:
                     if opts["extra_gswap"] == "as_swap":
                         problems.append(Problem(ProblemKind.ILLEGAL, player, label, "gswap",
@@ -2002,10 +2014,10 @@ class Bugcatcher(GameRules):
                         continue
                 else:
                     seen_g = True
-            if costs_energy(c):
+            if c in _ENERGY_CODES:   # costs_energy
                 energy += 1
                 if energy > ENERGY and opts["energy_overflow"] == "drop_excess":
-                    problems.append(Problem(ProblemKind.ILLEGAL, player, label, c,
+                    problems.append(Problem(ProblemKind.ILLEGAL, player, f"action {row_no}", c,
                                             f"at most {ENERGY} energy of actions",
                                             f"energy {energy} of {ENERGY}", "dropped: it never runs"))
                     continue
@@ -2029,10 +2041,11 @@ class Bugcatcher(GameRules):
                                             "only this round's missions", "no mission on this row", "ignored"))
                 continue
             m = board[i]
-            fieldname = f"accept {m['id']}"
-            v = None if is_formula(text) else yes_no(text)
+            v = _EXACT_YES_NO.get(text)   # as nearly every cell is typed; read by the rule otherwise
             if v is None:
-                problems.append(Problem(ProblemKind.SYNTAX, player, fieldname, text, YES_NO_HELP,
+                v = None if is_formula(text) else yes_no(text)
+            if v is None:
+                problems.append(Problem(ProblemKind.SYNTAX, player, f"accept {m['id']}", text, YES_NO_HELP,
                                         "a formula" if is_formula(text) else "not yes or no",
                                         "not accepted"))
             elif v:
