@@ -47,7 +47,7 @@ class Rng:
         z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
-    # below, random and shuffled repeat next_u64's three lines rather than call it: a simulated
+    # below, random, choice and shuffled repeat next_u64's three lines rather than call it: a simulated
     # game draws some thousands of numbers, and the call was most of a draw's cost.
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) without modulo bias."""
@@ -78,7 +78,16 @@ class Rng:
     def choice(self, items: Sequence[T]) -> T:
         if not items:
             raise ValueError("choice() from an empty sequence")
-        return items[self.below(len(items))]
+        n = len(items)
+        limit = _TWO64 - _TWO64 % n
+        while True:   # self.below(n), inlined
+            self.draws += 1
+            self.state = z = (self.state + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            x = z ^ (z >> 31)
+            if x < limit:
+                return items[x % n]
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A new list in random order (Fisher-Yates); the input is untouched."""
