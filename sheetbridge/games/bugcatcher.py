@@ -614,7 +614,7 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
                     colour[p] = other(colour[p])
             if code is None:
                 continue
-            if code in (SWAP, GSWAP):
+            if code == SWAP or code == GSWAP:
                 colour[p] = other(colour[p])
                 events[p].append(Event(k, code, "swap", 0, (), None, None, colour[p]))
                 continue
@@ -647,10 +647,12 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
             for old in placed_at.get(mid, ()):
                 if old.node != seg.node and old.colour == seg.colour:
                     hits.append((4, old.player))
-            for o in by_mid[mid]:
-                s2 = o[3]
-                if o is not pr and s2.node != seg.node and s2.colour == seg.colour:
-                    hits.append((3, o[0]))
+            same_mid = by_mid[mid]
+            if len(same_mid) > 1:   # nearly always the proposal alone
+                for o in same_mid:
+                    s2 = o[3]
+                    if o is not pr and s2.node != seg.node and s2.colour == seg.colour:
+                        hits.append((3, o[0]))
         # arrivals (cases 1, 2)
         pool = [pr for pr in proposals if not pr[5]] if crossing_first else proposals
         by_target: dict[tuple[int, int], list[list[Any]]] = {}
@@ -775,7 +777,7 @@ def clean_plan(codes: Sequence[str], has_garnet: bool, options: Mapping[str, Any
                 continue
             used = True
         out.append(c)
-    energy = sum(1 for c in out if costs_energy(c))
+    energy = sum(1 for c in out if c in _ENERGY_CODES)   # costs_energy
     if energy > ENERGY:
         if opts["energy_overflow"] == "reject_all":
             notes.append(Problem(ProblemKind.ILLEGAL, player, "actions", f"{energy} energy",
@@ -2310,7 +2312,7 @@ class Bugcatcher(GameRules):
                 facts.append(NodePath(p, node_word(n), xy(starts[p][n]), xy(res.ends[p][n]), lbl(starts[p][n]),
                                       lbl(res.ends[p][n]), res.moves[p][n], tuple(res.steps[p][n]),
                                       audience=breakdown(p)))
-            n_paths = sum(1 for c in plans[p] if c in PATH_CODES)
+            n_paths = sum(1 for c in plans[p] if c in _PATH_NODE_WORDS)   # the path codes
             n_swaps = plans[p].count(SWAP)
             facts.append(EnergyUsed(p, n_paths + n_swaps, ENERGY, n_paths, n_swaps, 1 if gswap_used[p] else 0,
                                     audience=aud))
