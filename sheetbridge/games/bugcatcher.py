@@ -2309,9 +2309,10 @@ class Bugcatcher(GameRules):
                                                  tuple(CollisionHit(c, o) for c, o in ev.hits), ev.counted,
                                                  audience=HOST_ONLY))
             for n in "BC":
-                facts.append(NodePath(p, node_word(n), xy(starts[p][n]), xy(res.ends[p][n]), lbl(starts[p][n]),
-                                      lbl(res.ends[p][n]), res.moves[p][n], tuple(res.steps[p][n]),
-                                      audience=breakdown(p)))
+                start, end = starts[p][n], res.ends[p][n]
+                facts.append(NodePath(p, _NODE_WORDS[n], get_xy(start) or xy(start), get_xy(end) or xy(end),
+                                      get_label(start) or lbl(start), get_label(end) or lbl(end), res.moves[p][n],
+                                      tuple(res.steps[p][n]), audience=aud))
             n_paths = sum(1 for c in plans[p] if c in _PATH_NODE_WORDS)   # the path codes
             n_swaps = plans[p].count(SWAP)
             facts.append(EnergyUsed(p, n_paths + n_swaps, ENERGY, n_paths, n_swaps, 1 if gswap_used[p] else 0,
@@ -2351,8 +2352,10 @@ class Bugcatcher(GameRules):
                                  "colour": (res.border_colour[p] if n == "B" else other(res.border_colour[p]))
                                  if show_col else None} for p in sorted(players) for n in "BC"]}
         facts.append(self._board_fact(st, r))
-        paths = [PathPlaced(_NODE_WORDS[s.node], xy(s.frm), xy(s.to), lbl(s.frm), lbl(s.to), s.colour,
-                            s.step if opts["public_step_order"] else 0) for s in res.segments]
+        step_order = opts["public_step_order"]
+        paths = [PathPlaced(_NODE_WORDS[s.node], get_xy(s.frm) or xy(s.frm), get_xy(s.to) or xy(s.to),
+                            get_label(s.frm) or lbl(s.frm), get_label(s.to) or lbl(s.to), s.colour,
+                            s.step if step_order else 0) for s in res.segments]
         if not opts["public_step_order"]:
             paths.sort(key=lambda f: (f.node, f.frm[1], f.frm[0], f.to[1], f.to[0]))
         facts += paths
@@ -2361,7 +2364,9 @@ class Bugcatcher(GameRules):
             for p in players:
                 for n in "BC":
                     colour = (colours[p] if n == "B" else other(colours[p])) if show_col else ""
-                    marks.append(NodeMarker(phase, _NODE_WORDS[n], xy(where[p][n]), lbl(where[p][n]), colour))
+                    at = where[p][n]
+                    marks.append(NodeMarker(phase, _NODE_WORDS[n], get_xy(at) or xy(at), get_label(at) or lbl(at),
+                                            colour))
         facts += sorted(marks, key=lambda f: (f.phase != "start", f.node, f.at[1], f.at[0], f.colour))
         facts += public_missions
 
