@@ -3034,7 +3034,8 @@ class Bugcatcher(GameRules):
             if x < 0.1:
                 break
             n = rng.choice("BC")
-            dirs = [(d, step) for d, step in legal_steps(n, pos[n]).items() if step not in own]   # U D L R
+            steps = table[n].get(pos[n]) or legal_steps(n, pos[n])   # the table's answer, without a call
+            dirs = [(d, step) for d, step in steps.items() if step not in own]   # U D L R
             if not dirs:
                 continue
             d, pos[n] = rng.choice(dirs)
