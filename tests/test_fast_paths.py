@@ -7,6 +7,7 @@ need the form, tables changed in place.
 import dataclasses
 import inspect
 import random
+from typing import Any
 
 import pytest
 
@@ -180,15 +181,23 @@ def _fact_types() -> list[type]:
     return [c for c in _TYPES.values() if dataclasses.is_dataclass(c) and issubclass(c, Fact)]
 
 
+def _args_for(cls: type) -> list[Any]:
+    """Positional arguments that make an instance (every field a plain value)."""
+    return [None for f in dataclasses.fields(cls) if not f.kw_only and f.default is dataclasses.MISSING]
+
+
 def test_a_facts_quick_init_makes_what_the_dataclass_init_makes():
     rnd = random.Random(17)
     pool = ["Ann", "", 0, 3, -1, None, (1, 2), (), ("Ann",), 2.5, True, [1], {"a": 1}]
     quick_types = 0
     for cls in _fact_types():
-        if "_fact_values" not in cls.__init__.__code__.co_varnames:   # not made by @fact (Fact, the core's)
+        if not getattr(cls.__init__, "quick_on_first_use", False) and \
+                "_fact_values" not in cls.__init__.__code__.co_varnames:   # not made by @fact (Fact, the core's)
             continue
-        quick_types += 1
         reference = dataclasses.dataclass(frozen=True)(type("Reference", (cls,), {}))   # the generated init
+        assert str(inspect.signature(cls)) == str(inspect.signature(reference))        # before the first use
+        quick_types += "_fact_values" in cls.__init__.__code__.co_varnames or \
+            "_fact_values" in type(cls(*_args_for(cls))).__init__.__code__.co_varnames  # and after it
         assert str(inspect.signature(cls)) == str(inspect.signature(reference))
         fields = dataclasses.fields(cls)
         required = [f for f in fields if f.default is dataclasses.MISSING]

@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence, TypeVar
@@ -60,10 +61,26 @@ F = TypeVar("F", bound=type)
 def fact(cls: F) -> F:
     """Class decorator: register a game's fact type so round records round-trip through JSON."""
     register_types(cls)
-    quick = quick_init(cls)
-    if quick is not None:
-        cls.__init__ = quick   # type: ignore[misc]
+    _quick_init_on_first_use(cls)
     return cls
+
+
+def _quick_init_on_first_use(cls: type) -> None:
+    """Give the class its :func:`quick_init` when it is first instantiated, not when it is defined:
+    building it costs about as much as the dataclass's own methods, and a command that never
+    makes a fact (``sheetbridge games``) should not pay for the 140 fact classes it imports."""
+    original = cls.__dict__.get("__init__")
+    if original is None:
+        return
+
+    @functools.wraps(original)
+    def first_init(self, *args: Any, **kwargs: Any) -> None:
+        quick = quick_init(cls)
+        cls.__init__ = quick if quick is not None else original   # type: ignore[misc]
+        cls.__init__(self, *args, **kwargs)   # type: ignore[misc]
+
+    first_init.quick_on_first_use = True   # type: ignore[attr-defined]
+    cls.__init__ = first_init   # type: ignore[misc]
 
 
 def quick_init(cls: type) -> Any:
