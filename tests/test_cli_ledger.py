@@ -2,6 +2,7 @@
 spreadsheet program (openpyxl here), every command refuses with the row named and writes
 nothing, until the edit is put back or accepted with `repair --accept-ledger-edits`."""
 import json
+import shlex
 import shutil
 
 import openpyxl
@@ -112,7 +113,8 @@ def test_an_edit_is_named_and_refused_until_put_back(game, tmp_path, case):
         res = run(*command, ok=False)
         assert res.exit_code == 2, res.output
         assert res.output.startswith("error: master.xlsx: the ledger was edited by hand: ") and message in res.output
-        assert "sheetbridge repair GAME_FOLDER --accept-ledger-edits" in res.output
+        # the fix is printed ready to copy: the core's placeholder filled in with this game's folder
+        assert f"sheetbridge repair {shlex.quote(str(game))} --accept-ledger-edits" in res.output
         assert res.output.count("\n") == 1
     assert digest(game) == before                     # nothing written
     shutil.copy(backup, game / "master.xlsx")         # put back

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
 import sys
 
 import click
@@ -28,6 +29,10 @@ COMMANDS = {
 }
 
 UNREACHABLE = "cannot reach Google (no network?)"
+# The core and the sheet layer cannot know where the game lives, so the fixes they suggest say
+# `sheetbridge repair GAME_FOLDER ...`; the CLI knows, and prints the command ready to copy.
+FOLDER_PLACEHOLDER = "GAME_FOLDER"
+_opened: list[str] = []   # the game folder this command opened
 
 
 def fail(message: str) -> None:
@@ -46,6 +51,7 @@ def open_store(folder):
     """The game's store, telling the host about waits on stderr (the orchestrator, and with it the
     backends, is imported only now)."""
     from ..orchestrator import open_store as open_game
+    _opened[:] = [str(folder)]
     return open_game(folder, progress=notice)
 
 
@@ -75,7 +81,10 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except SheetbridgeError as e:
-            fail(str(e))
+            message = str(e)
+            if _opened:
+                message = message.replace(FOLDER_PLACEHOLDER, shlex.quote(_opened[0]))
+            fail(message)
         except BrokenPipeError:   # `sheetbridge status DIR | head -3`: the reader left; exit quietly
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
