@@ -552,10 +552,9 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
             out.append(Write(st.key, st.location, {n: tabs[n] for n in want if n in tabs}))
     st = books.get(BOARD)
     if st is not None and st.rects is not None:
-        want = board_tabs(m, ld.store.embeds_pictures)
         board = L.tab_name("board")   # (the Picture tab shows the same round: it follows the Board tab)
-        if st.rects.get(board) != want[board].values():
-            out.append(Write(BOARD, st.location, want))
+        if st.rects.get(board) != board_tabs(m)[board].values():
+            out.append(Write(BOARD, st.location, board_tabs(m, ld.store.embeds_pictures)))  # drawn only now
     return out
 
 
