@@ -42,6 +42,31 @@ def test_help_and_games_import_nothing_heavy(args):
         assert not [m for m in modules if m.startswith("sheetbridge.core")]    # not even the game registry
     else:
         assert "three-modular-rooms" in output
+        # the catalogue stands for the game modules: importing them would cost ~0.1 s
+        assert [m for m in modules if m.startswith("sheetbridge.games.")] == []
+
+
+def test_the_catalogue_agrees_with_every_game_module():
+    """`sheetbridge games` reads sheetbridge/games/__init__.py's CATALOGUE, not the modules: each
+    line must say what its module's GameSpec says, and every game module must have a line."""
+    from importlib import import_module
+
+    from sheetbridge.games import CATALOGUE, GameSummary
+    modules = sorted(f"sheetbridge.games.{p.stem}" for p in (ROOT / "sheetbridge" / "games").glob("*.py")
+                     if not p.stem.startswith("_"))
+    assert sorted(g.module for g in CATALOGUE) == modules
+    for line in CATALOGUE:
+        assert GameSummary.of(import_module(line.module).GAME) == line, (
+            f"CATALOGUE's line for {line.id} is stale; it should read {GameSummary.of(import_module(line.module).GAME)}")
+
+
+def test_games_lists_what_the_game_modules_say():
+    from sheetbridge.core.game import games, summaries
+    from sheetbridge.games import GameSummary
+    assert summaries() == {gid: GameSummary.of(game) for gid, game in games().items()}
+    out = CliRunner().invoke(main, ["games"]).output.splitlines()
+    assert [line.split()[0] for line in out] == sorted(games())
+    assert "Bugcatcher               players 2-12 (designed for 9), 7 rounds" in out[1]
 
 
 def test_every_command_is_listed_and_loads():

@@ -5,9 +5,8 @@ import click
 @click.command("games")
 def command() -> None:
     """List the supported games."""
-    from ..core.game import games, plugin_errors
-    for gid, game in games().items():
-        s = game.spec
+    from ..core.game import plugin_errors, summaries
+    for gid, s in summaries().items():
         n = f"{s.min_players}-{s.max_players}" if s.min_players != s.max_players else str(s.min_players)
         rec = f" (designed for {s.recommended_players})" if s.recommended_players else ""
         click.echo(f"{gid:22} {s.name:24} players {n}{rec}, {s.rounds} rounds")

@@ -132,9 +132,26 @@ _plugins_loaded = False
 
 def games() -> dict[str, GameRules]:
     """All games by id, in id order: the built-in ones and those installed as plugins."""
-    from .. import games as _  # noqa: F401  (importing the package registers the games)
+    from ..games import register_built_in
+    register_built_in(register)
     _load_plugins()
     return dict(sorted(_REGISTRY.items()))
+
+
+def summaries() -> dict:
+    """Every game's :class:`~sheetbridge.games.GameSummary` (name, player counts, rounds) by id, in id
+    order, like :func:`games` but without importing the built-in game modules: the catalogue in
+    :mod:`sheetbridge.games` stands for them. Plugins are loaded, since only they know their specs.
+
+    >>> summaries()["skeld"].max_players
+    4
+    """
+    from ..games import GameSummary, present
+    found = {g.id: g for g in present()}
+    _load_plugins()
+    for gid, game in _REGISTRY.items():   # plugins, and games registered by the caller
+        found.setdefault(gid, GameSummary.of(game))
+    return dict(sorted(found.items()))
 
 
 def plugin_errors() -> dict[str, str]:
