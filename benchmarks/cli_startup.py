@@ -30,6 +30,9 @@ COMMANDS = {
 }
 
 
+GOAL_MS = 150   # the goal for each command
+
+
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(ROOT)
@@ -68,7 +71,9 @@ def main() -> None:
     print(f"median of {args.repeat} runs, fresh interpreter each:")
     for label, argv in COMMANDS.items():
         took = base if label == "python -c pass" else median_seconds(argv, args.repeat)
-        print(f"  {label:<20} {took * 1000:7.0f} ms   {took / base:5.1f} x python -c pass")
+        goal = "" if label == "python -c pass" else \
+            f"   goal {GOAL_MS} ms: {'ok' if took * 1000 <= GOAL_MS else 'over'}"
+        print(f"  {label:<20} {took * 1000:7.0f} ms   {took / base:5.1f} x python -c pass{goal}")
     for label in ("sheetbridge --help", "sheetbridge games"):
         shown = ", ".join(f"{name} {us / 1000:.0f} ms" for us, name in slowest_imports(COMMANDS[label]))
         print(f"  slowest imports of {label}: {shown}")
