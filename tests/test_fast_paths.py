@@ -280,3 +280,22 @@ def test_the_cells_bugcatcher_reads_without_the_rule_are_read_so_by_the_rule():
         assert text == bc.clean(text) and not is_formula(text) and bc.parse_action(text) == code
     for text, answer in bc._EXACT_YES_NO.items():
         assert text == bc.clean(text) and not is_formula(text) and yes_no(text) is answer
+
+
+def test_bugcatchers_presented_missions_are_made_from_the_mission_as_before():
+    missions, _ = bc.read_missions(default_tables(bc.GAME)[bc.MISSIONS_TABLE])
+    missions.append({**missions[0], "id": "M", "manual": True, "text": "Ask the host.", "expires": 4})
+    for r, m in enumerate(missions):
+        assert bc._mission_presented(r, *(m.get(k) for k in bc._PRESENTED_KEYS)) == bc.MissionPresented(
+            r, m["id"], m["name"], m["node"], m["shape"], bool(m.get("manual")), m["reward"], m["penalty"],
+            m["failure_rounds"], m["expires"], bc.mission_text(m))
+
+
+def test_bugcatchers_remembered_shape_search_is_find_shape():
+    rnd = random.Random(5)
+    for _ in range(2000):
+        shape = "".join(rnd.choice("UDLR") for _ in range(rnd.randint(1, 4)))
+        variants = bc._shape_variants(shape, rnd.random() < .5, rnd.random() < .5, rnd.random() < .5)
+        moves = "".join(rnd.choice("UDLR") for _ in range(rnd.randint(0, 7)))
+        anywhere = rnd.random() < .7
+        assert bc._found_shape(moves, variants, anywhere) == bc.find_shape(moves, list(variants), anywhere)

@@ -495,6 +495,11 @@ def find_shape(moves: str, variants: Sequence[str], anywhere: bool) -> tuple[str
     return (best[1], best[0]) if best else None
 
 
+# find_shape for the variants tuple of _shape_variants: every mission is checked for every player every
+# round, and a round's moves are short strings of U D L R that come back again and again.
+_found_shape = functools.lru_cache(maxsize=1 << 14)(find_shape)
+
+
 def matches(moves: str, variants: Sequence[str], anywhere: bool) -> bool:
     """A22/A25: the successful moves contain a variant as consecutive moves (or equal it)."""
     return find_shape(moves, variants, anywhere) is not None
@@ -1654,6 +1659,40 @@ def board_picture(facts: Sequence[Any], title: str, viewer: str | None = None) -
 
 # ------------------------------------------------------------- texts drawn from the facts
 
+# The public board's facts repeat from round to round and game to game (the same point, node and
+# colour): being frozen values, one object serves them all, made once (each a few hundred a game).
+@functools.lru_cache(maxsize=1 << 14)
+def _node_marker(phase: str, node: str, at: tuple[int, int], colour: str, cols: int, rows: int) -> NodeMarker:
+    return NodeMarker(phase, _NODE_WORDS[node], own_xy(at), fine_label(at, cols, rows), colour)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _path_placed(node: str, frm: tuple[int, int], to: tuple[int, int], colour: str, step: int,
+                 cols: int, rows: int) -> PathPlaced:
+    return PathPlaced(_NODE_WORDS[node], own_xy(frm), own_xy(to), fine_label(frm, cols, rows),
+                      fine_label(to, cols, rows), colour, step)
+
+
+# What a mission's board entry is drawn from (mission_text reads no other key).
+_PRESENTED_KEYS = ("id", "name", "node", "shape", "manual", "reward", "penalty", "failure_rounds", "expires",
+                   "text", "rotate", "reflect", "either_end", "anywhere")
+
+
+@functools.lru_cache(maxsize=1024)   # the same table's missions are presented in every game
+def _mission_presented(r: int, *values: Any) -> MissionPresented:
+    m = dict(zip(_PRESENTED_KEYS, values))
+    return MissionPresented(r, m["id"], m["name"], m["node"], m["shape"], bool(m["manual"]), m["reward"],
+                            m["penalty"], m["failure_rounds"], m["expires"], mission_text(m))
+
+
+def _PATH_ORDER(f: PathPlaced) -> tuple:   # the public board order of paths (no owner, no step)
+    return (f.node, f.frm[1], f.frm[0], f.to[1], f.to[0])
+
+
+def _MARKER_ORDER(f: NodeMarker) -> tuple:   # the public board order of node markers
+    return (f.phase != "start", f.node, f.at[1], f.at[0], f.colour)
+
+
 def _steps_text(steps: Sequence[int]) -> str:
     """(1, 2, 3) -> 'steps 1-3'; (1, 3, 4) -> 'steps 1, 3, 4'."""
     if not steps:
@@ -1750,9 +1789,7 @@ class Bugcatcher(GameRules):
                 f"Central node: {fine_label(nodes['C'], cols, rows)} ({other(bc)} paths)"]
 
     def _presented(self, st: State, r: int) -> list[MissionPresented]:
-        return [MissionPresented(r, m["id"], m["name"], m["node"], m["shape"], bool(m.get("manual")), m["reward"],
-                                 m["penalty"], m["failure_rounds"], m["expires"], mission_text(m))
-                for m in self._board(st, r)]
+        return [_mission_presented(r, *(m.get(k) for k in _PRESENTED_KEYS)) for m in self._board(st, r)]
 
     def _board_fact(self, st: State, r: int) -> BugcatcherBoard:
         return BugcatcherBoard(r, st["options"]["columns"], st["options"]["rows"],
@@ -2353,21 +2390,18 @@ class Bugcatcher(GameRules):
                                  if show_col else None} for p in sorted(players) for n in "BC"]}
         facts.append(self._board_fact(st, r))
         step_order = opts["public_step_order"]
-        paths = [PathPlaced(_NODE_WORDS[s.node], get_xy(s.frm) or xy(s.frm), get_xy(s.to) or xy(s.to),
-                            get_label(s.frm) or lbl(s.frm), get_label(s.to) or lbl(s.to), s.colour,
-                            s.step if step_order else 0) for s in res.segments]
+        paths = [_path_placed(s.node, s.frm, s.to, s.colour, s.step if step_order else 0, cols, rows)
+                 for s in res.segments]
         if not opts["public_step_order"]:
-            paths.sort(key=lambda f: (f.node, f.frm[1], f.frm[0], f.to[1], f.to[0]))
+            paths.sort(key=_PATH_ORDER)
         facts += paths
         marks = []
         for phase, where, colours in (("start", starts, start_colour), ("end", res.ends, res.border_colour)):
             for p in players:
                 for n in "BC":
                     colour = (colours[p] if n == "B" else other(colours[p])) if show_col else ""
-                    at = where[p][n]
-                    marks.append(NodeMarker(phase, _NODE_WORDS[n], get_xy(at) or xy(at), get_label(at) or lbl(at),
-                                            colour))
-        facts += sorted(marks, key=lambda f: (f.phase != "start", f.node, f.at[1], f.at[0], f.colour))
+                    marks.append(_node_marker(phase, n, where[p][n], colour, cols, rows))
+        facts += sorted(marks, key=_MARKER_ORDER)
         facts += public_missions
 
         final = r >= opts["rounds"]
@@ -2431,7 +2465,7 @@ class Bugcatcher(GameRules):
                 for p in cands:
                     found = None
                     for n in nodes:
-                        hit = find_shape(res.moves[p][n], variants, m["anywhere"]) if len(res.moves[p][n]) >= size \
+                        hit = _found_shape(res.moves[p][n], variants, m["anywhere"]) if len(res.moves[p][n]) >= size \
                             else None
                         if hit:
                             found = (n, *hit)
