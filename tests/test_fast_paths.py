@@ -299,3 +299,44 @@ def test_bugcatchers_remembered_shape_search_is_find_shape():
         moves = "".join(rnd.choice("UDLR") for _ in range(rnd.randint(0, 7)))
         anywhere = rnd.random() < .7
         assert bc._found_shape(moves, variants, anywhere) == bc.find_shape(moves, list(variants), anywhere)
+
+
+def _parse_the_long_way(m: Match, player: str, raw: Any) -> Submission | None:
+    """Match.parse without its shortcuts: the form is always built and prepare always runs
+    (for inputs without over-long cells)."""
+    if raw is None or not _has_content(raw):
+        return None
+    form = m.form(player)
+    prep = prepare(form, player, raw)
+    sub = m.game.parse(m.state, player, prep.raw)
+    problems = list(prep.problems) + [dataclasses.replace(pr, label=pr.label or form.label_for(pr.field),
+                                                          value=shorten(pr.value)) for pr in sub.problems]
+    return Submission(player, sub.values, tuple(problems), prep.raw, tuple(prep.notices))
+
+
+def test_match_parse_of_a_plain_submission_is_the_long_way():
+    rnd = random.Random(8)
+    m = Match.new("bugcatcher", [f"P{i}" for i in range(1, 6)], seed="parse paths")
+    rng = Rng.from_seed("parse paths")
+    seen_problems = seen_blank = 0
+    for _ in range(4):
+        for p in m.players:
+            raw = m.game.random_submission(m.state, p, rng)
+            for variant in range(4):
+                tried = {s: [dict(row) for row in rows] for s, rows in raw.items()}
+                cells = [(row, k) for rows in tried.values() for row in rows for k in row]
+                if variant == 1:      # spaces around, an odd word: a problem to label
+                    row, k = rnd.choice(cells)
+                    row[k] = rnd.choice([" xyz ", "  ", "BU ", " yes", "=A1"])
+                elif variant == 2:    # blank cells only: nothing submitted
+                    for row, k in cells:
+                        row[k] = rnd.choice(["", "  "])
+                elif variant == 3:    # not plain: read by the rule and told
+                    row, k = rnd.choice(cells)
+                    row[k] = "\uff35"
+                got = m.parse(p, tried)
+                assert got == _parse_the_long_way(m, p, tried)
+                seen_problems += bool(got and got.problems)
+                seen_blank += got is None
+        m.resolve({p: m.game.random_submission(m.state, p, rng) for p in m.players})
+    assert seen_problems and seen_blank

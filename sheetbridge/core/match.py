@@ -212,15 +212,29 @@ class Match:
         gets the label the player sees and a shortened value.
         """
         self._check_player(player)
-        if raw is None or not _has_content(raw):
+        if raw is None:
             return None
         # The form is built only when it is needed: to cap or tell about a cell, or to label a
         # problem (a plain submission, as nearly all are, needs neither).
         quick = plain(raw)
+        sub = None
+        if quick is not None:
+            # _has_content, read on the trimmed text that plain has made already
+            if not any(text for rows in quick.values() for row in rows for text in row.values()):
+                return None
+            try:
+                sub = self.game.parse(self.state, player, quick)
+            except Exception:
+                pass   # parsed again below, where the error is reported
+            if sub is not None and not sub.problems:   # nearly every submission: nothing to add or label
+                return Submission(player, sub.values, (), quick, ())
+        elif not _has_content(raw):
+            return None
         form = None if quick is not None else self.form(player)
         prep = Prepared(quick) if quick is not None else prepare(form, player, raw)
         try:
-            sub = self.game.parse(self.state, player, prep.raw)
+            if sub is None:
+                sub = self.game.parse(self.state, player, prep.raw)
         except Exception as e:  # a bug in the game module must not stop the round for everyone
             sub = self.game.parse(self.state, player, {})
             prep.problems.append(Problem(
