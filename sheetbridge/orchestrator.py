@@ -707,14 +707,19 @@ def _read_every_book(ld: Loaded, doing: str, *, board: bool = True) -> dict[str,
 
 def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
     """Who has submitted for the open round and whether it is valid, revealing no submission.
-    A file that cannot be read is reported on its player's line; the others are still read."""
+    A file that cannot be read is reported on its player's line; the others are still read. A
+    public board that cannot be read is added to ``ld.warnings`` with the command that mends it."""
     with store.lock("status"):
         store.cleanup()
         ld = load(store)
         lines: list[StatusLine] = []
         if ld.match.finished:
             return ld, lines
-        books = read_books(ld, board=False)
+        books = read_books(ld)
+        board = books.get(BOARD)
+        if board is not None and board.error:   # told now, not at the deadline when resolve stops on it
+            ld.warnings.append(f"the public board's file cannot be read ({board.error}); resolve will stop until "
+                               f"`sheetbridge repair {_folder_hint(store)}` re-creates it from the master's record")
         for p in ld.match.players:
             st = books[player_key(p)]
             if st.error:

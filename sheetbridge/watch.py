@@ -114,7 +114,8 @@ class Watcher:
                 key = ("submitted" if line.state == "submitted" and line.valid else
                        "submitted with problems" if line.state == "submitted" else line.state)
                 groups.setdefault(key, []).append(line.player)
-            return f"round {ld.match.round}: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in groups.items())
+            return (f"round {ld.match.round}: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in groups.items())
+                    + "".join(f"; warning: {w}" for w in ld.warnings))
         if a == "preview":
             res = O.resolve(s, dry_run=True, allow_empty=True)
             O.write_preview(s, res)

@@ -135,6 +135,17 @@ def test_a_broken_board_stops_resolve_before_anything_is_written_and_repair_recr
     assert "Round 1: rooms" in tab_text(game / "board.xlsx", "Board")
 
 
+def test_status_warns_of_a_missing_board_with_the_command_that_mends_it(game):
+    typed_round_one(game)
+    (game / "board.xlsx").unlink()
+    out = run("status", game).output
+    assert out.startswith("warning: the public board's file cannot be read (")
+    assert f"resolve will stop until `sheetbridge repair {game}` re-creates it" in out
+    assert "3 of 3 submitted." in out                    # the players' lines are all there
+    run("repair", game)
+    assert "warning" not in run("status", game).output
+
+
 def test_a_missing_player_file_is_reported_on_its_line_and_repair_recreates_it(game):
     typed_round_one(game)
     run("resolve", game)
