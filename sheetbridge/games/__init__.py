@@ -47,11 +47,12 @@ def present() -> tuple[GameSummary, ...]:
 
 def register_built_in(register) -> None:
     """Import every game module present and pass its GAME to `register` (once per process)."""
+    global _registered
     if _registered:
         return
-    _registered.append(True)
+    _registered = True
     for g in present():
         register(import_module(g.module).GAME)
 
 
-_registered: list[bool] = []
+_registered = False
