@@ -126,12 +126,17 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
     told = _Told()
     guard = 0
     while not m.finished:
-        subs = {}
+        subs: dict[str, RawSubmission | None] = {}
+        known: dict[str, Mapping[str, Any]] = {}   # what the game knows it reads from its own random play
         for p in players:
             r = rng.fork("player", p, m.round)
-            subs[p] = (m.game.random_submission(m.state, p, r) if fns[p] is _random
-                       else fns[p](_view(m, p, told), r))
-        m.resolve(subs)
+            if fns[p] is _random:
+                subs[p], values = m.game.random_play(m.state, p, r)
+                if values is not None:
+                    known[p] = values
+            else:
+                subs[p] = fns[p](_view(m, p, told), r)
+        m.resolve(subs, known=known)
         guard += 1
         if guard > 500:
             raise UsageError(f"{game_id} did not finish after 500 rounds under these strategies")

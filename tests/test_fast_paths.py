@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from sheetbridge.core.errors import SheetbridgeError
 from sheetbridge.core.facts import Fact
 from sheetbridge.core.intake import _prepare, plain, prepare
 from sheetbridge.core.match import Match, _has_content
@@ -240,7 +241,9 @@ def test_the_rngs_inlined_draws_are_its_next_u64():
             elif what == 1:
                 assert rng.random() == (reference.next_u64() >> 11) / float(1 << 53)
             elif what == 2:
-                items = list(range(rnd.randrange(0, 12)))
+                # mostly short; some long enough to cross the table of rejection limits (1024)
+                items = list(range(rnd.randrange(0, 12) if rnd.random() < 0.95
+                                   else rnd.choice([63, 1023, 1024, 1025, 1100])))
                 expected = list(items)
                 for i in range(len(expected) - 1, 0, -1):
                     j = _below_by_calls(reference, i + 1)
@@ -340,3 +343,64 @@ def test_match_parse_of_a_plain_submission_is_the_long_way():
                 seen_blank += got is None
         m.resolve({p: m.game.random_submission(m.state, p, rng) for p in m.players})
     assert seen_problems and seen_blank
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"blocked_cells": "B2, C3, D4"}, {"columns": 3, "rows": 2, "blocked_cells": "A1"},
+    {"bid_scope": "shared", "gswap_takes_step": False, "energy_overflow": "reject_all"},
+    {"start_nodes_claimed": False, "offboard_policy": "skip_action", "mission_requires_acceptance": False},
+])
+def test_bugcatchers_random_play_claims_only_what_parse_reads(options):
+    """random_play is random_submission (same draws, same text), and the values it claims are what
+    parse reads from that text, without a problem. Where it is unsure (crossing paths, a short list)
+    it claims nothing, and there parse may well find a problem."""
+    players = [f"P{i}" for i in range(1, 6)]
+    claimed = unsure = unsure_with_problems = 0
+    for seed in range(6):
+        m = Match.new("bugcatcher", players, seed=f"claims {seed}", options=options)
+        rng = Rng.from_seed("claims", seed)
+        while not m.finished:
+            raw = {}
+            for p in m.players:
+                a, b = rng.fork("player", p, m.round), rng.fork("player", p, m.round)
+                raw[p], values = m.game.random_play(m.state, p, a)
+                assert raw[p] == m.game.random_submission(m.state, p, b) and (a.state, a.draws) == (b.state, b.draws)
+                read = m.parse(p, raw[p])
+                if values is None:
+                    unsure += 1
+                    unsure_with_problems += bool(read and read.problems)
+                else:
+                    claimed += 1
+                    assert read == Submission(p, values, (), raw[p], ())
+            m.resolve(raw)
+    if options.get("columns") == 3:   # 5 usable cells: every pregame list is short, a problem to report
+        assert unsure >= 6 * len(players) and unsure_with_problems >= 6 * len(players) and claimed
+    else:
+        assert claimed > 10 * unsure   # the shortcut is taken nearly always
+        assert unsure_with_problems    # and where it is not, there was something to find
+
+
+def test_a_claim_parse_does_not_read_is_caught_with_checks_on_and_trusted_with_them_off():
+    players = ["Ann", "Bo", "Cy"]
+    for checks in (True, False):
+        m = Match.new("bugcatcher", players, seed="wrong claim")
+        m.checks = checks
+        raw, values = m.game.random_play(m.state, "Ann", Rng.from_seed("wrong claim"))
+        wrong = {**values, "central": list(reversed(values["central"]))}
+        if checks:
+            with pytest.raises(SheetbridgeError, match="bugcatcher.random_play claimed values for Ann"):
+                m.resolve({"Ann": raw}, known={"Ann": wrong})
+            assert m.round == 0 and not m.rounds   # nothing resolved
+        else:
+            rec = m.resolve({"Ann": raw}, known={"Ann": wrong})
+            assert rec.submissions["Ann"].values == wrong and rec.raw["Ann"] is raw
+
+
+def test_a_simulation_reads_few_of_its_random_submissions_back(monkeypatch):
+    from sheetbridge.simulate import play_games
+    calls = []
+    original = Match.parse
+    monkeypatch.setattr(Match, "parse", lambda self, p, raw: calls.append(p) or original(self, p, raw))
+    df = play_games("bugcatcher", [f"P{i}" for i in range(1, 10)], games=10, seed="reads", workers=1)
+    submissions = int(df["rounds"].sum()) * 9
+    assert 0 < len(calls) < submissions // 20

@@ -109,6 +109,16 @@ class GameRules(ABC):
     def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
         """A random legal submission as a player would type it (for demos and tests)."""
 
+    def random_play(self, state: State, player: str, rng: Rng) -> tuple[RawSubmission, Mapping[str, Any] | None]:
+        """:meth:`random_submission` with what :meth:`parse` reads from it, when the game knows that
+        without reading its own text back: ``(raw, values)``, values None where it does not (the
+        text is then read as any other). Same draws, same text as ``random_submission``.
+
+        A simulation hands the values to :meth:`Match.resolve` (``known=``) and skips the reading,
+        a sixth of a simulated Bugcatcher game; with the match's checks on, the values are compared
+        with what parse reads, so a game whose claim is wrong fails its tests."""
+        return self.random_submission(state, player, rng), None
+
     # ---- helpers shared by all games --------------------------------------
     def viewers(self, state: State, player: str) -> tuple[str, ...]:
         """Players who may read `player`'s private reports (a team shares them)."""

@@ -259,10 +259,29 @@ class Match:
                 problems.append(dataclasses.replace(pr, label=label, value=shorten(pr.value)))
         return Submission(player, sub.values, tuple(problems), prep.raw, tuple(prep.notices))
 
+    def _known(self, player: str, raw: RawSubmission | None, values: Mapping[str, Any]) -> Submission | None:
+        """The submission of `raw` whose values the game already knows (see :meth:`resolve`)."""
+        sub = Submission(player, values, (), raw, ()) if raw is not None else None
+        if self.checks:
+            self._check_player(player)
+            read = self.parse(player, raw)
+            if read != sub:
+                raise SheetbridgeError(
+                    f"{self.game.spec.id}.random_play claimed values for {player} that parse does not read "
+                    f"(a bug in the game module): claimed {sub!r}, read {read!r}")
+        return sub
+
     def resolve(self, raw: Mapping[str, RawSubmission | None] | None = None,
-                tables: Tables | None = None, stray: Mapping[str, Sequence[str]] | None = None) -> RoundRecord:
+                tables: Tables | None = None, stray: Mapping[str, Sequence[str]] | None = None, *,
+                known: Mapping[str, Mapping[str, Any]] | None = None) -> RoundRecord:
         """Resolve the open round from raw submissions (missing players may be left out). `stray`:
-        per player, what they typed outside the boxes (ignored; each is told privately)."""
+        per player, what they typed outside the boxes (ignored; each is told privately).
+
+        `known`: per player, the values the game's own :meth:`~GameRules.random_play` says parse
+        reads from that player's raw submission, read without problems; their text is not read
+        again, and the record keeps it as given rather than a copy (the game made it for this round
+        alone). With :attr:`checks` on (the default) each is compared with what parse reads, and a
+        difference is a :class:`SheetbridgeError` (a bug in the game module)."""
         if self.finished:
             raise UsageError(f"{self.name} is over: all {self.game.spec.rounds} rounds are resolved")
         raw = dict(raw or {})
@@ -277,18 +296,23 @@ class Match:
             self.tables = _plain_tables(tables)
         r = self.round
         rec = RoundRecord(round=r, seed=derive_seed(self.seed, "round", r),
-                          raw={p: _plain_raw(raw.get(p)) for p in self.players},
+                          raw={p: raw.get(p) if known and p in known else _plain_raw(raw.get(p))
+                               for p in self.players},
                           balances=_balances(self.ledger, self.players), tables=self.tables,
                           decisions=copy.deepcopy(self.decisions) if self.decisions else {},
                           stray={p: list(v) for p, v in sorted((stray or {}).items()) if v})
-        self._run(rec)
+        self._run(rec, known)
         self._book(rec)
         self.rounds.append(rec)
         return rec
 
-    def _run(self, rec: RoundRecord) -> None:
+    def _run(self, rec: RoundRecord, known: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         """Resolve `rec`'s inputs against the current state and fill its outputs."""
-        subs = {p: self.parse(p, rec.raw.get(p)) for p in self.players}
+        if known:
+            subs = {p: self._known(p, rec.raw.get(p), known[p]) if p in known else self.parse(p, rec.raw.get(p))
+                    for p in self.players}
+        else:
+            subs = {p: self.parse(p, rec.raw.get(p)) for p in self.players}
         rin = RoundInput(round=rec.round, submissions=subs, balances=dict(rec.balances), tables=rec.tables,
                          decisions=dict(rec.decisions))
         before = json.dumps(self.state, sort_keys=True) if self.checks else ""
@@ -594,7 +618,18 @@ def play_random(game_id: str, players: Sequence[str], seed: int | str = 0, *,
     rng = Rng.from_seed(seed, "random players")
     guard = 0
     while not m.finished:
-        m.resolve(random_submissions(m, rng, skip_chance))
+        # The same submissions as random_submissions; with the values the game claims for them,
+        # which the match's checks compare with what parse reads.
+        raw: dict[str, RawSubmission | None] = {}
+        known: dict[str, Mapping[str, Any]] = {}
+        for p in m.players:
+            if skip_chance and rng.random() < skip_chance:
+                raw[p] = None
+                continue
+            raw[p], values = m.game.random_play(m.state, p, rng.fork("player", p))
+            if values is not None:
+                known[p] = values
+        m.resolve(raw, known=known)
         guard += 1
         if guard > 200:
             raise SheetbridgeError(f"{game_id} did not finish after 200 rounds")

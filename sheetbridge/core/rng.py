@@ -19,11 +19,13 @@ _MASK = (1 << 64) - 1
 _GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _TWO64 = 1 << 64
 _FLOAT_STEPS = float(1 << 53)
+_LIMITS_UP_TO = 1024
+_LIMITS = [0] + [_TWO64 - _TWO64 % n for n in range(1, _LIMITS_UP_TO)]   # below(n) draws again at or above these
 
 
 def derive_seed(*parts: object) -> int:
     """A 64-bit seed derived from any parts (game seed, round number, purpose)."""
-    text = "\x1f".join(str(p) for p in parts).encode("utf-8")
+    text = "\x1f".join(map(str, parts)).encode("utf-8")
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
@@ -53,7 +55,7 @@ class Rng:
         """Uniform integer in [0, n) without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = _TWO64 - _TWO64 % n   # a higher draw is drawn again (no modulo bias)
+        limit = _LIMITS[n] if n < _LIMITS_UP_TO else _TWO64 - _TWO64 % n   # a draw at or above is drawn again
         while True:
             self.draws += 1
             self.state = z = (self.state + _GOLDEN) & _MASK
@@ -79,7 +81,7 @@ class Rng:
         if not items:
             raise ValueError("choice() from an empty sequence")
         n = len(items)
-        limit = _TWO64 - _TWO64 % n
+        limit = _LIMITS[n] if n < _LIMITS_UP_TO else _TWO64 - _TWO64 % n
         while True:   # self.below(n), inlined
             self.draws += 1
             self.state = z = (self.state + _GOLDEN) & _MASK
@@ -92,19 +94,24 @@ class Rng:
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A new list in random order (Fisher-Yates); the input is untouched."""
         out = list(items)
+        # self.below(n) for each n, inlined, on local copies of the state and the constants (a shuffle
+        # is a run of draws: attribute and global reads were a third of its cost)
+        state, draws, golden, mask, mix1, mix2 = self.state, self.draws, _GOLDEN, _MASK, _MIX1, _MIX2
+        limits = _LIMITS
         for i in range(len(out) - 1, 0, -1):
             n = i + 1
-            limit = _TWO64 - _TWO64 % n
-            while True:   # self.below(n), inlined
-                self.draws += 1
-                self.state = z = (self.state + _GOLDEN) & _MASK
-                z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            limit = limits[n] if n < _LIMITS_UP_TO else _TWO64 - _TWO64 % n
+            while True:
+                draws += 1
+                state = z = (state + golden) & mask
+                z = ((z ^ (z >> 30)) * mix1) & mask
+                z = ((z ^ (z >> 27)) * mix2) & mask
                 x = z ^ (z >> 31)
                 if x < limit:
                     break
             j = x % n
             out[i], out[j] = out[j], out[i]
+        self.state, self.draws = state, draws
         return out
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:

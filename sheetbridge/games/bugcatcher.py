@@ -3013,6 +3013,11 @@ class Bugcatcher(GameRules):
 
     # ---- demo ----------------------------------------------------------------
     def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
+        return self.random_play(state, player, rng)[0]
+
+    def random_play(self, state: State, player: str, rng: Rng) -> tuple[RawSubmission, dict[str, Any] | None]:
+        """The random play and, where it is sure to read without a problem, the values parse reads
+        from it (None: it may not, e.g. a path that may cross the player's own: parse walks it)."""
         opts = state["options"]
         cols, rows = self._dims(state)
         blocked = blocked_fine(opts)
@@ -3028,8 +3033,13 @@ class Bugcatcher(GameRules):
                 c, r, k = rng.choice(opts_c)
                 border.append({"cell": cell_label(c, r), "corner": k})
             names = ("bid",) if opts["bid_scope"] == "shared" else ("central_bid", "border_bid")
-            bids = {n: str(rng.choice((0, 0, 0, 1))) for n in names}
-            return {"central": [{"cell": cell_label(*c)} for c in central], "border": border, "bids": [bids]}
+            bid_values = {n: rng.choice((0, 0, 0, 1)) for n in names}
+            raw = {"central": [{"cell": cell_label(*c)} for c in central], "border": border,
+                   "bids": [{n: str(v) for n, v in bid_values.items()}]}
+            if len(central) < LIST_LENGTH:   # a short list is a problem to report: parse says so
+                return raw, None
+            return raw, {"central": [key_of(cell_fine(c, r)) for c, r in central],
+                         "border": [key_of(point_fine(x, y)) for x, y in pts], **bid_values}
         nodes = state["nodes"][player]
         pos = {n: tuple(nodes[n]) for n in "BC"}
         own = {tuple(v) for q in state["nodes"].values() for v in q.values()}  # every node is public
@@ -3037,6 +3047,9 @@ class Bugcatcher(GameRules):
         board = self._board(state)
         accept = []
         table = _legal_steps(cols, rows, blocked)
+        # Twice the midpoints of each node's paths: a border and a central path with the same midpoint
+        # cross, and whether that is a self-collision depends on colours, which parse works out (E6).
+        crossings: dict[str, set[tuple[int, int]]] = {"B": set(), "C": set()}
 
         def legal_steps(n: str, at: tuple[int, int]) -> dict[str, tuple[int, int]]:
             return table[n].get(at) or steps_from(n, at, cols, rows, blocked)
@@ -3047,16 +3060,19 @@ class Bugcatcher(GameRules):
             n = "B" if m["node"] == "border" else "C" if m["node"] == "central" else rng.choice("BC")
             for v in rng.shuffled(shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])):
                 at, ok, seen = pos[n], True, set()   # the points this variant adds to `own`
+                mids = []
                 for d in v:
                     nxt = legal_steps(n, at).get(d)
                     if nxt is None or nxt in own or nxt in seen:
                         ok = False
                         break
                     seen.add(nxt)
+                    mids.append((at[0] + nxt[0], at[1] + nxt[1]))
                     at = nxt
                 if ok:
                     codes = [n + d for d in v]
                     own |= seen
+                    crossings[n].update(mids)
                     pos[n] = at
                     accept.append(m["id"])
                     break
@@ -3072,8 +3088,10 @@ class Bugcatcher(GameRules):
             dirs = [(d, step) for d, step in steps.items() if step not in own]   # U D L R
             if not dirs:
                 continue
+            frm = pos[n]
             d, pos[n] = rng.choice(dirs)
             own.add(pos[n])
+            crossings[n].add((frm[0] + pos[n][0], frm[1] + pos[n][1]))
             codes.append(n + d)
         if rng.random() < 0.1:
             codes.insert(rng.below(len(codes) + 1), GSWAP)
@@ -3083,7 +3101,14 @@ class Bugcatcher(GameRules):
         out: dict[str, list[dict[str, str]]] = {"actions": [{"action": c} for c in codes]}
         if board:
             out["missions"] = [{"accept": "yes" if m["id"] in accept else "no"} for m in board]
-        return out
+        # Every step is on the board, out of blocked cells and onto an unclaimed point (`own` holds
+        # every node and every point reached), so parse finds nothing to say, unless a border and a
+        # central path cross in the same colour (walked as parse walks them, E6), the energy runs
+        # over (a long shape) or there is nothing to read.
+        if sum(c in _ENERGY_CODES for c in codes) > ENERGY or not (codes or board) or (
+                crossings["B"] & crossings["C"] and walk_alone(nodes, state["border_colour"][player], codes, opts)):
+            return out, None
+        return out, {"actions": codes, "accept": [m["id"] for m in board if m["id"] in accept]}
 
 
 GAME = Bugcatcher()
