@@ -306,6 +306,24 @@ def _legal_steps(cols: int, rows: int, blocked: frozenset[tuple[int, int]]
     return {n: {at: steps_from(n, at, cols, rows, blocked) for at in points} for n in "BC"}
 
 
+@functools.lru_cache(maxsize=16)
+def _pregame_choices(cols: int, rows: int, blocked: frozenset[tuple[int, int]]
+                     ) -> tuple[list[tuple[str, str]], list[tuple[str, tuple[tuple[tuple[str, str], ...], ...]]]]:
+    """What the simulated players draw their pregame lists from, in board order: every usable cell as
+    (label, key), and every lattice point as (key, the cell corners naming it, as Border rows)."""
+    cells = [(cell_label(c, r), key_of(cell_fine(c, r)))
+             for r in range(rows) for c in range(cols) if cell_fine(c, r) not in blocked]
+    points = []
+    for y in range(rows + 1):
+        for x in range(cols + 1):
+            corners = tuple((("cell", cell_label(c, r)), ("corner", k))
+                            for c, r, k in ((x - 1, y - 1, "bottom right"), (x, y - 1, "bottom left"),
+                                            (x - 1, y, "upper right"), (x, y, "upper left"))
+                            if 0 <= c < cols and 0 <= r < rows)
+            points.append((key_of(point_fine(x, y)), corners))
+    return cells, points
+
+
 def corner_point(c: int, r: int, corner: str) -> tuple[int, int]:
     """The lattice point of a cell corner (A3): C1 BR = D1 BL = C2 UR = D2 UL = (3, 1)."""
     return (c + (1 if corner in ("UR", "BR") else 0), r + (1 if corner in ("BL", "BR") else 0))
@@ -3022,24 +3040,17 @@ class Bugcatcher(GameRules):
         cols, rows = self._dims(state)
         blocked = blocked_fine(opts)
         if state["round"] == 0:
-            cells = [(c, r) for r in range(rows) for c in range(cols) if cell_fine(c, r) not in blocked]
-            central = rng.sample(cells, min(LIST_LENGTH, len(cells)))
-            pts = rng.sample([(x, y) for y in range(rows + 1) for x in range(cols + 1)], LIST_LENGTH)
-            border = []
-            for x, y in pts:
-                opts_c = [(c, r, k) for c, r, k in ((x - 1, y - 1, "bottom right"), (x, y - 1, "bottom left"),
-                                                   (x - 1, y, "upper right"), (x, y, "upper left"))
-                          if 0 <= c < cols and 0 <= r < rows]
-                c, r, k = rng.choice(opts_c)
-                border.append({"cell": cell_label(c, r), "corner": k})
+            cells, points = _pregame_choices(cols, rows, blocked)
+            central = rng.sample(cells, min(LIST_LENGTH, len(cells)))   # (label, key) of a cell
+            pts = rng.sample(points, LIST_LENGTH)                         # (key, the cell corners naming it)
+            border = [dict(rng.choice(corners)) for _, corners in pts]
             names = ("bid",) if opts["bid_scope"] == "shared" else ("central_bid", "border_bid")
             bid_values = {n: rng.choice((0, 0, 0, 1)) for n in names}
-            raw = {"central": [{"cell": cell_label(*c)} for c in central], "border": border,
+            raw = {"central": [{"cell": label} for label, _ in central], "border": border,
                    "bids": [{n: str(v) for n, v in bid_values.items()}]}
             if len(central) < LIST_LENGTH:   # a short list is a problem to report: parse says so
                 return raw, None
-            return raw, {"central": [key_of(cell_fine(c, r)) for c, r in central],
-                         "border": [key_of(point_fine(x, y)) for x, y in pts], **bid_values}
+            return raw, {"central": [key for _, key in central], "border": [key for key, _ in pts], **bid_values}
         nodes = state["nodes"][player]
         pos = {n: tuple(nodes[n]) for n in "BC"}
         own = {tuple(v) for q in state["nodes"].values() for v in q.values()}  # every node is public
