@@ -13,7 +13,8 @@ designer can write one in a few lines::
         hand = view.form.section("play").fields[0].choices
         return {"play": [{"card": hand[-1], "room": "Null"}]}
 
-``random`` is the game's own random legal play (it reads the state only to list what is legal).
+``random`` is the game's own random legal play (it reads the state only to list what is legal);
+where the game's ``random_play`` says what parse would read from its text, the text is not read back.
 The same seed gives the same games, the same tables and the same report, with any number of workers.
 """
 from __future__ import annotations
