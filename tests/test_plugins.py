@@ -116,6 +116,12 @@ def test_the_conformance_checks_catch_a_broken_game(tmp_path):
     impure = _variant(tmp_path, "impure_flip", "import copy\n", "import copy\nimport random\n")
     with pytest.raises(ConformanceError, match="uses I/O, the clock or global random: random;"):
         check_game(impure, seeds=(1,))
+    signature = "    def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:\n"
+    claims = _variant(tmp_path, "claiming_flip", signature,
+                      "    def random_play(self, state, player, rng):   # a mistake: not what parse reads\n"
+                      "        return self.random_submission(state, player, rng), {'number': 99}\n\n" + signature)
+    with pytest.raises(ConformanceError, match="random_play claimed values for .* that parse does not read"):
+        check_game(claims, seeds=(1,))
 
 
 @pytest.mark.parametrize("game_id", ["three-modular-rooms", "skeld", "bugcatcher", "big-machine", "flickering-lights"])
