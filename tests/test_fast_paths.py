@@ -404,3 +404,26 @@ def test_a_simulation_reads_few_of_its_random_submissions_back(monkeypatch):
     df = play_games("bugcatcher", [f"P{i}" for i in range(1, 10)], games=10, seed="reads", workers=1)
     submissions = int(df["rounds"].sum()) * 9
     assert 0 < len(calls) < submissions // 20
+
+
+def test_the_shared_missions_of_later_rounds_are_never_written():
+    """A state holds the missions of later rounds as read from the table, shared with every game that
+    reads it (a round copies a mission before it writes to it). Whole simulated games, with checks
+    off as in a simulation, leave the shared ones exactly as read."""
+    import copy
+    from sheetbridge.core.parsing import table_key
+    from sheetbridge.simulate import _default_tables, play_games
+    key = table_key(_default_tables("bugcatcher")[bc.MISSIONS_TABLE])
+    before = copy.deepcopy(bc._read_missions_cached(key))
+    for options in ({}, {"mission_requires_acceptance": False}, {"rounds": 3}):
+        df = play_games("bugcatcher", [f"P{i}" for i in range(1, 10)], games=8, seed="shared", options=options,
+                        workers=1)
+        assert df["fact:MissionCompleted"].sum() > 0 and df["fact:MissionPenalty"].sum() > 0
+    # a game opened at a position writes the earlier missions' records as it sets them up
+    pos = {"round": 4, "nodes": {"P1": {"border": [1, 1], "central": "C3"}, "P2": {"border": [4, 1], "central": "F5"},
+                                 "P3": {"border": [2, 4], "central": "A1"}},
+           "missions": {"F1": {"accepted": ["P1"], "completed_by": ["P1"], "completed_round": 1},
+                                    "Z1": {"accepted": ["P2"], "penalized": ["P2"]}}}
+    m = Match.from_position("bugcatcher", ["P1", "P2", "P3"], pos, garnets={"P1": 2, "P2": 2, "P3": 2})
+    assert {x["id"]: x["status"] for x in m.state["missions"]}["F1"] == "completed"
+    assert bc._read_missions_cached(key) == before

@@ -866,6 +866,8 @@ _MISSION_LISTS = ("accepted", "completers", "penalized")
 
 @functools.lru_cache(maxsize=8)
 def _read_missions_cached(table: tuple[tuple[str, ...], ...] | None) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """The missions read once per distinct table, shared by every game's state: never written
+    (_round_copy copies a mission before its round writes to it; tests/test_fast_paths.py checks)."""
     missions, problems = _read_missions(table)
     return missions, tuple(problems)
 
@@ -1768,7 +1770,8 @@ class Bugcatcher(GameRules):
         if len(players) > usable:
             raise ConfigError(f"{len(players)} players do not fit on {usable} usable cells; "
                               "block fewer cells (option blocked_cells) or use a larger board")
-        missions, _ = read_missions(tables.get(MISSIONS_TABLE))
+        # As read, shared with every game of this table: a round copies a mission before writing to it.
+        missions = list(_read_missions_cached(table_key(tables.get(MISSIONS_TABLE)))[0])
         return {"round": 0, "finished": False, "options": opts, "players": list(players),
                 "nodes": {}, "border_colour": {p: BLUE for p in players},
                 "fireflies": {p: 0 for p in players}, "missions_completed": {p: 0 for p in players},
@@ -1780,7 +1783,7 @@ class Bugcatcher(GameRules):
         if MISSIONS_TABLE not in tables:
             return [f"the {MISSIONS_TABLE} table is missing: add a tab named {MISSIONS_TABLE!r} "
                     "(the default is templates/bugcatcher/missions.csv)"]
-        return read_missions(tables[MISSIONS_TABLE])[1]
+        return list(_read_missions_cached(table_key(tables[MISSIONS_TABLE]))[1])
 
     # ---- helpers ----------------------------------------------------------
     @staticmethod
@@ -2161,7 +2164,9 @@ class Bugcatcher(GameRules):
         table = tables.get(MISSIONS_TABLE) if tables else None
         if table is None:
             return
-        loaded, problems = _read_missions_cached(table_key(table))   # shared: copied below when kept
+        # Shared with every game that reads the same table, and kept so: a mission of a later round
+        # is written only once its round has come, and _round_copy copies it first.
+        loaded, problems = _read_missions_cached(table_key(table))
         for p in problems:
             host_log.append(f"missions table: {p}; that mission is left out")
         kept = [m for m in st["missions"] if m["round"] <= after]
@@ -2173,7 +2178,7 @@ class Bugcatcher(GameRules):
                 host_log.append(f"missions table: id {m['id']} was already used by an earlier mission; "
                                 "the new one is left out")
                 continue
-            kept.append(_mission_copy(m))
+            kept.append(m)
         st["missions"] = kept
         nxt = after + 1
         if nxt <= st["options"]["rounds"]:
@@ -2918,6 +2923,7 @@ class Bugcatcher(GameRules):
         (3, {'B': [6, 2], 'C': [5, 5]}, {'A': 9, 'B': 0})
         """
         st = self.setup(players, options, tables, rng)
+        st["missions"] = [_mission_copy(m) for m in st["missions"]]   # written below: never the shared ones
         opts = st["options"]
         cols, rows = self._dims(st)
         extra = sorted(set(position) - set(self.POSITION_KEYS))
