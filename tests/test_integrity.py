@@ -86,7 +86,8 @@ def test_unreadable_host_rows_are_problems_to_fix_not_edits_to_accept():
     checked = verify(ROWS, rect, PLAYERS, name="g")
     assert checked.problems == ["Ledger tab, row 6: change 'lots' is not a whole number of garnets",
                                 "Ledger tab, row 7: round 'x' is not a whole number",
-                                "Ledger tab, row 8: no player named"]
+                                "Ledger tab, row 8: a change of 1 garnet(s) names no player; type the player's "
+                                "name in the player column, or clear the row"]
 
 
 # ------------------------------------------------------------ verify and accept: each kind of edit

@@ -450,7 +450,8 @@ def _unreadable(e: _Entry) -> str:
     if rnd and _int(rnd) is None:
         return f"Ledger tab, row {e.number}: round {rnd!r} is not a whole number"
     if not player:
-        return f"Ledger tab, row {e.number}: no player named"
+        return (f"Ledger tab, row {e.number}: a change of {_short(change)} garnet(s) names no player; type the "
+                "player's name in the player column, or clear the row")
     return ""
 
 
