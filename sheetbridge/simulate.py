@@ -125,6 +125,11 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
     rng = Rng.from_seed(seed, "simulated players")
     fns = {p: find_strategy(strategies[i % len(strategies)], game_id) for i, p in enumerate(players)}
     told = _Told()
+    counts: Counter[type] = Counter()
+    # When every seat is the game's own random player, nothing reads a past round's facts (no view,
+    # no report): each round's are counted and let go at once, so a game's working memory stays
+    # small. Two workers on two cores then get in each other's way less (about 7% a game).
+    forget = all(fn is _random for fn in fns.values())
     guard = 0
     while not m.finished:
         subs: dict[str, RawSubmission | None] = {}
@@ -137,7 +142,10 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
                     known[p] = values
             else:
                 subs[p] = fns[p](_view(m, p, told), r)
-        m.resolve(subs, known=known)
+        rec = m.resolve(subs, known=known)
+        counts.update(map(type, rec.facts))
+        if forget:
+            rec.facts, rec.host_log, rec._renderer = (), [], None
         guard += 1
         if guard > 500:
             raise UsageError(f"{game_id} did not finish after 500 rounds under these strategies")
@@ -154,9 +162,6 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
         row[f"ec:{i}"] = p == out.elimination_candidate
     for rec in m.rounds:   # the match is done with: without its records' way back to it, it is freed at once
         rec._renderer = None
-    counts: Counter[type] = Counter()
-    for rec in m.rounds:
-        counts.update(map(type, rec.facts))
     for cls, n in counts.items():   # by name, in the order first seen (two classes may share a name)
         row[f"fact:{cls.__name__}"] = row.get(f"fact:{cls.__name__}", 0) + n
     return row

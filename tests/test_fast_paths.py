@@ -406,6 +406,41 @@ def test_a_simulation_reads_few_of_its_random_submissions_back(monkeypatch):
     assert 0 < len(calls) < submissions // 20
 
 
+def test_a_simulation_lets_a_rounds_facts_go_only_when_nobody_reads_them(monkeypatch):
+    """With every seat on the game's own random player, each round's facts are counted as the round
+    ends and let go; the counts are those of the facts made. A strategy that reads its view still
+    gets every earlier round's facts."""
+    from collections import Counter
+    from sheetbridge.simulate import play_game, strategy
+    records, made = [], Counter()
+    original = Match.resolve
+
+    def resolve(self, *args, **kwargs):
+        rec = original(self, *args, **kwargs)
+        records.append(rec)
+        made.update(type(f).__name__ for f in rec.facts)
+        return rec
+    monkeypatch.setattr(Match, "resolve", resolve)
+    players = ["P1", "P2", "P3", "P4"]
+    row = play_game("skeld", players, "forget", ["random"])
+    assert len(records) == row["rounds"] > 1 and all(rec.facts == () for rec in records)
+    assert {k[5:]: v for k, v in row.items() if k.startswith("fact:")} == dict(made) and sum(made.values()) > 50
+
+    seen = []
+
+    @strategy("reads-its-facts-test", "skeld")
+    def reads(view, rng):
+        seen.append((view.round, len(view.facts)))
+        return None
+    records.clear()
+    made.clear()
+    row = play_game("skeld", players, "keep", ["random", "reads-its-facts-test"])
+    assert all(rec.facts for rec in records)
+    assert {k[5:]: v for k, v in row.items() if k.startswith("fact:")} == dict(made)
+    told = [n for r, n in seen if r == max(r for r, _ in seen)]
+    assert told and min(told) > 0 and all(n >= 1 for n in told)
+
+
 def test_the_shared_missions_of_later_rounds_are_never_written():
     """A state holds the missions of later rounds as read from the table, shared with every game that
     reads it (a round copies a mission before it writes to it). Whole simulated games, with checks
