@@ -126,9 +126,9 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
     fns = {p: find_strategy(strategies[i % len(strategies)], game_id) for i, p in enumerate(players)}
     told = _Told()
     counts: Counter[type] = Counter()
-    # When every seat is the game's own random player, nothing reads a past round's facts (no view,
-    # no report): each round's are counted and let go at once, so a game's working memory stays
-    # small. Two workers on two cores then get in each other's way less (about 7% a game).
+    # When every seat is the game's own random player, nothing reads a past round (no view, no
+    # report, no replay): its facts are counted and the record let go but for its ledger and requests,
+    # so a game's working memory stays small and two workers on two cores get in each other's way less.
     forget = all(fn is _random for fn in fns.values())
     guard = 0
     while not m.finished:
@@ -145,7 +145,7 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
         rec = m.resolve(subs, known=known)
         counts.update(map(type, rec.facts))
         if forget:
-            rec.facts, rec.host_log, rec._renderer = (), [], None
+            rec.facts, rec.host_log, rec._renderer, rec.raw, rec.submissions = (), [], None, {}, {}
         guard += 1
         if guard > 500:
             raise UsageError(f"{game_id} did not finish after 500 rounds under these strategies")

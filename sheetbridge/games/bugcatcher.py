@@ -52,6 +52,7 @@ from __future__ import annotations
 import enum
 import functools
 import math
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -1680,17 +1681,24 @@ def board_picture(facts: Sequence[Any], title: str, viewer: str | None = None) -
 # ------------------------------------------------------------- texts drawn from the facts
 
 # The public board's facts repeat from round to round and game to game (the same point, node and
-# colour): being frozen values, one object serves them all, made once (each a few hundred a game).
+# colour): being frozen values, one object serves them all, made once (each a few hundred a game),
+# together with its place in the board's order (_PATH_ORDER, _MARKER_ORDER), so sorting computes none.
 @functools.lru_cache(maxsize=1 << 14)
-def _node_marker(phase: str, node: str, at: tuple[int, int], colour: str, cols: int, rows: int) -> NodeMarker:
-    return NodeMarker(phase, _NODE_WORDS[node], own_xy(at), fine_label(at, cols, rows), colour)
+def _node_marker(phase: str, node: str, at: tuple[int, int], colour: str, cols: int,
+                 rows: int) -> tuple[tuple, NodeMarker]:
+    f = NodeMarker(phase, _NODE_WORDS[node], own_xy(at), fine_label(at, cols, rows), colour)
+    return _MARKER_ORDER(f), f
 
 
 @functools.lru_cache(maxsize=1 << 15)
 def _path_placed(node: str, frm: tuple[int, int], to: tuple[int, int], colour: str, step: int,
-                 cols: int, rows: int) -> PathPlaced:
-    return PathPlaced(_NODE_WORDS[node], own_xy(frm), own_xy(to), fine_label(frm, cols, rows),
-                      fine_label(to, cols, rows), colour, step)
+                 cols: int, rows: int) -> tuple[tuple, PathPlaced]:
+    f = PathPlaced(_NODE_WORDS[node], own_xy(frm), own_xy(to), fine_label(frm, cols, rows),
+                   fine_label(to, cols, rows), colour, step)
+    return _PATH_ORDER(f), f
+
+
+_ORDER_KEY = operator.itemgetter(0)   # of a (board order, fact) pair
 
 
 # What a mission's board entry is drawn from (mission_text reads no other key).
@@ -2415,16 +2423,17 @@ class Bugcatcher(GameRules):
         step_order = opts["public_step_order"]
         paths = [_path_placed(s.node, s.frm, s.to, s.colour, s.step if step_order else 0, cols, rows)
                  for s in res.segments]
-        if not opts["public_step_order"]:
-            paths.sort(key=_PATH_ORDER)
-        facts += paths
+        if not step_order:
+            paths.sort(key=_ORDER_KEY)
+        facts += [f for _, f in paths]
         marks = []
         for phase, where, colours in (("start", starts, start_colour), ("end", res.ends, res.border_colour)):
             for p in players:
                 for n in "BC":
                     colour = (colours[p] if n == "B" else other(colours[p])) if show_col else ""
                     marks.append(_node_marker(phase, n, where[p][n], colour, cols, rows))
-        facts += sorted(marks, key=_MARKER_ORDER)
+        marks.sort(key=_ORDER_KEY)
+        facts += [f for _, f in marks]
         facts += public_missions
 
         final = r >= opts["rounds"]
