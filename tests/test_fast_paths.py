@@ -234,7 +234,7 @@ def test_the_rngs_inlined_draws_are_its_next_u64():
     for t in range(1000):
         rng, reference = Rng.from_seed("inlined", t), Rng.from_seed("inlined", t)
         for _ in range(40):
-            what = rnd.randrange(5)
+            what = rnd.randrange(6)
             if what == 0:
                 n = rnd.choice([1, 2, 3, 7, 10, 2 ** 63 + 5, 2 ** 64 - 1, 2 ** 64, rnd.randrange(1, 10 ** 18)])
                 assert rng.below(n) == _below_by_calls(reference, n)
@@ -252,11 +252,27 @@ def test_the_rngs_inlined_draws_are_its_next_u64():
             elif what == 3:
                 items = "abcdefg"[:rnd.randrange(1, 8)]
                 assert rng.choice(items) == items[_below_by_calls(reference, len(items))]
-            else:
+            elif what == 4:
                 assert rng.randint(-5, 9) == -5 + _below_by_calls(reference, 15)
+            else:   # pick: the first k steps of a Fisher-Yates shuffle from the front
+                items, k = list(range(rnd.randrange(0, 40))), rnd.randrange(0, 12)
+                expected = list(items)
+                for i in range(min(k, len(items))):
+                    j = i + _below_by_calls(reference, len(items) - i)
+                    expected[i], expected[j] = expected[j], expected[i]
+                assert rng.pick(items, k) == expected[:k] and items == sorted(items)
             assert (rng.state, rng.draws) == (reference.state, reference.draws)
     with pytest.raises(ValueError):
         Rng(1).below(0)
+    with pytest.raises(ValueError):   # more values than a draw has: it would draw for ever
+        Rng(1).below(2 ** 64 + 1)
+
+
+def test_pick_gives_every_item_every_place():
+    rng = Rng.from_seed("pick")
+    seen = {(i, x) for _ in range(2000) for i, x in enumerate(rng.pick("abcdef", 3))}
+    assert seen == {(i, x) for i in range(3) for x in "abcdef"}
+    assert sorted(rng.pick("abcdef", 6)) == list("abcdef") and rng.pick("abc", 0) == []
 
 
 @pytest.mark.parametrize("options", [{}, {"blocked_cells": "B2, C3, D4"}, {"columns": 3, "rows": 2, "blocked_cells": "A1"}])

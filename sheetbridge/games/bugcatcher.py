@@ -3056,8 +3056,8 @@ class Bugcatcher(GameRules):
         blocked = blocked_fine(opts)
         if state["round"] == 0:
             cells, points = _pregame_choices(cols, rows, blocked)
-            central = rng.sample(cells, min(LIST_LENGTH, len(cells)))   # (label, key) of a cell
-            pts = rng.sample(points, LIST_LENGTH)                         # (key, the cell corners naming it)
+            central = rng.pick(cells, LIST_LENGTH)   # (label, key) of a cell
+            pts = rng.pick(points, LIST_LENGTH)      # (key, the cell corners naming it)
             border = [dict(rng.choice(corners)) for _, corners in pts]
             names = ("bid",) if opts["bid_scope"] == "shared" else ("central_bid", "border_bid")
             bid_values = {n: rng.choice((0, 0, 0, 1)) for n in names}
@@ -3079,12 +3079,16 @@ class Bugcatcher(GameRules):
 
         def legal_steps(n: str, at: tuple[int, int]) -> dict[str, tuple[int, int]]:
             return table[n].get(at) or steps_from(n, at, cols, rows, blocked)
-        # sometimes try a mission's shape
+        # Few draws: a simulated game makes thousands, and each costs as much as a step of the rules.
+        # Half the time, try a mission's shape: its variants in turn from a random one.
         shaped = [m for m in board if not m.get("manual")]
-        if shaped and rng.random() < 0.5:
-            m = rng.choice(shaped)
+        k = rng.below(2 * len(shaped)) if shaped else len(shaped)
+        if k < len(shaped):
+            m = shaped[k]
             n = "B" if m["node"] == "border" else "C" if m["node"] == "central" else rng.choice("BC")
-            for v in rng.shuffled(shape_variants(m["shape"], m["rotate"], m["reflect"], m["either_end"])):
+            variants = _shape_variants(m["shape"], bool(m["rotate"]), bool(m["reflect"]), bool(m["either_end"]))
+            first = rng.below(len(variants))
+            for v in variants[first:] + variants[:first]:
                 at, ok, seen = pos[n], True, set()   # the points this variant adds to `own`
                 mids = []
                 for d in v:
@@ -3103,27 +3107,33 @@ class Bugcatcher(GameRules):
                     accept.append(m["id"])
                     break
         while len(codes) < ENERGY:
-            x = rng.random()
-            if x < 0.08:
+            x = rng.below(400)   # one draw a step: a swap (8%), stop (2%), or a node and a direction
+            if x < 32:
                 codes.append(SWAP)
                 continue
-            if x < 0.1:
+            if x < 40:
                 break
-            n = rng.choice("BC")
+            x -= 40              # 0-359: the node from its parity, the direction from the rest (180 of them,
+            n = "BC"[x & 1]      # a multiple of 1, 2, 3 and 4, so each free direction is as likely)
             steps = table[n].get(pos[n]) or legal_steps(n, pos[n])   # the table's answer, without a call
             dirs = [(d, step) for d, step in steps.items() if step not in own]   # U D L R
             if not dirs:
                 continue
             frm = pos[n]
-            d, pos[n] = rng.choice(dirs)
+            d, pos[n] = dirs[(x >> 1) % len(dirs)]
             own.add(pos[n])
             crossings[n].add((frm[0] + pos[n][0], frm[1] + pos[n][1]))
             codes.append(n + d)
-        if rng.random() < 0.1:
-            codes.insert(rng.below(len(codes) + 1), GSWAP)
-        for m in board:
-            if m["id"] not in accept and rng.random() < 0.2:
-                accept.append(m["id"])
+        at = rng.below(10 * (len(codes) + 1))   # a garnet swap one time in ten, anywhere in the list
+        if at <= len(codes):
+            codes.insert(at, GSWAP)
+        for i in range(0, len(board), 20):   # each mission accepted one time in five: a base-5 digit
+            group = board[i:i + 20]            # each, twenty to a draw (5 ** 20 < 2 ** 64)
+            x = rng.below(5 ** len(group))
+            for m in group:
+                x, digit = divmod(x, 5)
+                if digit == 0 and m["id"] not in accept:
+                    accept.append(m["id"])
         out: dict[str, list[dict[str, str]]] = {"actions": [{"action": c} for c in codes]}
         if board:
             out["missions"] = [{"accept": "yes" if m["id"] in accept else "no"} for m in board]
