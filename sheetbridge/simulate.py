@@ -134,8 +134,9 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
     while not m.finished:
         subs: dict[str, RawSubmission | None] = {}
         known: dict[str, Mapping[str, Any]] = {}   # what the game knows it reads from its own random play
-        for p in players:
-            r = rng.fork("player", p, m.round)
+        per_round = rng.fork("players", m.round)   # a stream each, without a hash each
+        for i, p in enumerate(players, 1):
+            r = per_round.jumped(i)
             if fns[p] is _random:
                 subs[p], values = m.game.random_play(m.state, p, r)
                 if values is not None:

@@ -268,6 +268,22 @@ def test_the_rngs_inlined_draws_are_its_next_u64():
         Rng(1).below(2 ** 64 + 1)
 
 
+def test_a_jumped_stream_is_the_stream_after_that_many_draws():
+    """jumped(i) starts where the stream would be after i * 2**40 draws; checked where draws can be
+    counted, with the state's step per draw that the jump multiplies."""
+    from sheetbridge.core import rng as rng_module
+    assert rng_module._JUMP == (rng_module._GOLDEN * 2 ** 40) % 2 ** 64
+    for seed in range(20):
+        walked = Rng.from_seed("jump", seed)
+        start = walked.state
+        for _ in range(37):
+            walked.next_u64()
+        assert Rng(start + 37 * rng_module._GOLDEN).next_u64() == walked.next_u64()
+        one, two = Rng(start).jumped(1), Rng(start).jumped(2)
+        assert one.state == (start + rng_module._JUMP) % 2 ** 64 and two.state == (start + 2 * rng_module._JUMP) % 2 ** 64
+        assert len({one.next_u64(), two.next_u64(), Rng(start).next_u64()}) == 3
+
+
 def test_pick_gives_every_item_every_place():
     rng = Rng.from_seed("pick")
     seen = {(i, x) for _ in range(2000) for i, x in enumerate(rng.pick("abcdef", 3))}

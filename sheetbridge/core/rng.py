@@ -19,6 +19,7 @@ _MASK = (1 << 64) - 1
 _GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _TWO64 = 1 << 64
 _FLOAT_STEPS = float(1 << 53)
+_JUMP = (_GOLDEN << 40) & _MASK   # the state's move over 2**40 draws
 _LIMITS_UP_TO = 1024
 _LIMITS = [0] + [_TWO64 - _TWO64 % n for n in range(1, _LIMITS_UP_TO)]   # below(n) draws again at or above these
 
@@ -134,6 +135,18 @@ class Rng:
             j = i + self.below(n - i)
             out[i], out[j] = out[j], out[i]
         return out[:k]
+
+    def jumped(self, i: int) -> "Rng":
+        """Stream `i` of this one: a fresh copy advanced by ``i * 2**40`` draws (SplitMix64's state
+        moves by a constant a draw, so this is one addition). Streams 0, 1, 2 ... never overlap while
+        each draws fewer than 2**40 numbers: independent like :meth:`fork`'s, without a hash, for
+        handing one stream to each of many players a round.
+
+        >>> a, b = Rng(7).jumped(1), Rng(7).jumped(2)
+        >>> a.next_u64() != b.next_u64(), Rng(7).jumped(0).state == 7
+        (True, True)
+        """
+        return Rng(self.state + i * _JUMP)
 
     def fork(self, *purpose: object) -> "Rng":
         """An independent stream for one purpose, so adding draws elsewhere does not shift it."""
