@@ -57,6 +57,18 @@ def test_seal_survives_the_json_round_trip_and_catches_any_edit():
     assert not seal_ok(record)                      # no checksum at all
 
 
+def test_a_seal_is_checked_the_same_before_and_after_the_json_round_trip():
+    """seal_ok first checks a record's own text (a record read back is canonical JSON); a record that
+    is not (tuples, number keys that sort otherwise as text) is checked the long way, as sealed."""
+    record = {"undos": {10: 1, 9: 2}, "pair": (1, "a"), "match": {"x": [1.5, None, True]}}
+    sealed = seal(record)
+    assert seal_ok(sealed)                                            # number keys: the long way
+    back = json.loads(json.dumps(sealed, ensure_ascii=False))
+    assert seal_ok(back) and list(back["undos"]) == ["10", "9"]
+    assert seal_ok({**sealed, "undos": {10: 1, "9": 2}})              # keys that do not sort together
+    assert not seal_ok({**back, "pair": [1, "b"]}) and not seal_ok({**sealed, "undos": {10: 1, 9: 3}})
+
+
 # ------------------------------------------------------------ verify: nothing edited, host rows
 
 def test_an_untouched_tab_has_no_findings_and_the_record_rows_are_the_ledger():

@@ -30,10 +30,12 @@ import math
 import re
 import zipfile
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import xlsxwriter
+import xlsxwriter.workbook
 from python_calamine import CalamineError, CalamineWorkbook
 
 from .model import (HELPER_COLUMN, XLSX_CELL_LIMIT, CellData, Rect, TabData, cell_string, normalise,
@@ -160,8 +162,24 @@ def book_bytes(tabs: Mapping[str, TabData], title: str | None = None) -> bytes:
         if not tab.hidden and not active:
             ws.activate()
             active = True
-    wb.close()
+    with _stored_package():
+        wb.close()
     return _finish(out.getvalue(), sheets)
+
+
+@contextmanager
+def _stored_package() -> Iterator[None]:
+    """XlsxWriter packs its parts without compressing them: :func:`_finish` unpacks them and packs
+    the book again, compressed, so compressing here was work thrown away (a fifth of a write).
+    XlsxWriter reads the compression from its module's ZIP_DEFLATED when it opens the package;
+    whichever it reads, the book is the same, as :func:`_finish` compresses every part itself."""
+    module = xlsxwriter.workbook
+    saved = module.ZIP_DEFLATED
+    module.ZIP_DEFLATED = zipfile.ZIP_STORED
+    try:
+        yield
+    finally:
+        module.ZIP_DEFLATED = saved
 
 
 class _Formats:
