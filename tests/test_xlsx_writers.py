@@ -142,17 +142,28 @@ def test_every_kind_of_cell_value_and_look_is_written_as_the_openpyxl_writer_wro
     assert new["Everything"]["cells"]["A4"][-1] is False                      # an input cell is unlocked
 
 
-def test_the_fast_writer_is_byte_deterministic_and_its_xml_well_formed(tmp_path):
+def test_the_fast_writer_is_byte_deterministic_and_its_xml_well_formed(tmp_path, monkeypatch):
     tabs = books_of("skeld", tmp_path)["master"]
     first = F.book_bytes(tabs, "the host master")
     assert F.book_bytes(tabs, "the host master") == first
     with zipfile.ZipFile(io.BytesIO(first)) as z:
         assert {i.date_time for i in z.infolist()} == {F.FIXED_ZIP_TIME}
+        assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_DEFLATED}   # compressed once, by us
         for info in z.infolist():
             if info.filename.endswith((".xml", ".rels")):
                 ElementTree.fromstring(z.read(info))          # raises on malformed XML
         core = z.read("docProps/core.xml").decode()
     assert "2000-01-01T00:00:00Z" in core and "the host master" in core
+    # XlsxWriter packed its parts uncompressed for us; its module is as it was, also after a failure
+    import xlsxwriter.workbook
+    assert xlsxwriter.workbook.ZIP_DEFLATED == zipfile.ZIP_DEFLATED
+    def fails(self):
+        assert xlsxwriter.workbook.ZIP_DEFLATED == zipfile.ZIP_STORED
+        raise OSError("disk full")
+    monkeypatch.setattr(xlsxwriter.workbook.Workbook, "_prepare_drawings", fails)
+    with pytest.raises(OSError):
+        F.book_bytes(tabs, "the host master")
+    assert xlsxwriter.workbook.ZIP_DEFLATED == zipfile.ZIP_DEFLATED
 
 
 def test_a_read_gives_back_what_the_fast_writer_wrote(tmp_path):
