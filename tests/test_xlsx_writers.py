@@ -157,11 +157,11 @@ def test_the_fast_writer_is_byte_deterministic_and_its_xml_well_formed(tmp_path,
     # XlsxWriter packed its parts uncompressed for us; its module is as it was, also after a failure
     import xlsxwriter.workbook
     assert xlsxwriter.workbook.ZIP_DEFLATED == zipfile.ZIP_DEFLATED
-    def fails(self):
-        assert xlsxwriter.workbook.ZIP_DEFLATED == zipfile.ZIP_STORED
-        raise OSError("disk full")
-    monkeypatch.setattr(xlsxwriter.workbook.Workbook, "_prepare_drawings", fails)
-    with pytest.raises(OSError):
+    def fails(file, mode, compression, **kwargs):
+        assert compression == zipfile.ZIP_STORED
+        raise RuntimeError("out of memory")
+    monkeypatch.setattr(xlsxwriter.workbook, "ZipFile", fails)
+    with pytest.raises(RuntimeError):
         F.book_bytes(tabs, "the host master")
     assert xlsxwriter.workbook.ZIP_DEFLATED == zipfile.ZIP_DEFLATED
 
