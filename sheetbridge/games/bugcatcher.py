@@ -1701,6 +1701,18 @@ def _path_placed(node: str, frm: tuple[int, int], to: tuple[int, int], colour: s
 _ORDER_KEY = operator.itemgetter(0)   # of a (board order, fact) pair
 
 
+# The same holds for a player's acceptance of a mission and a shape not found in their moves (most
+# checks): the same few player, mission and moves come back game after game.
+@functools.lru_cache(maxsize=1 << 12)
+def _accepted(player: str, mission: str, name: str) -> MissionAccepted:
+    return MissionAccepted(player, mission, name, audience=(player,))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _not_found(player: str, mission: str, name: str, node: str, moves: str, first: int, last: int) -> MissionCheck:
+    return MissionCheck(player, mission, name, "shape", False, node, moves, "", (), first, last, audience=(player,))
+
+
 # What a mission's board entry is drawn from (mission_text reads no other key).
 _PRESENTED_KEYS = ("id", "name", "node", "shape", "manual", "reward", "penalty", "failure_rounds", "expires",
                    "text", "rotate", "reflect", "either_end", "anywhere")
@@ -2466,7 +2478,7 @@ class Bugcatcher(GameRules):
                     continue
                 if p not in m["accepted"]:
                     m["accepted"].append(p)
-                    facts.append(MissionAccepted(p, m["id"], m["name"], audience=(p,)))
+                    facts.append(_accepted(p, m["id"], m["name"]))
         for m in st["missions"]:
             if m["round"] > r or m["status"] != "open":
                 continue
@@ -2510,9 +2522,8 @@ class Bugcatcher(GameRules):
                                                   last or 0, audience=(p,)))
                     else:
                         moves = res.moves[p][nodes] if len(nodes) == 1 else ""
-                        facts.append(MissionCheck(p, m["id"], m["name"], "shape", False,
-                                                  m["node"] if len(nodes) == 1 else "", moves, "", (), first,
-                                                  last or 0, audience=(p,)))
+                        facts.append(_not_found(p, m["id"], m["name"], m["node"] if len(nodes) == 1 else "", moves,
+                                                first, last or 0))
             window_end = m["round"] + m["failure_rounds"] - 1 if m["failure_rounds"] else None
             if completers:
                 share = math.ceil(m["reward"] / len(completers))   # R53, A24
