@@ -101,7 +101,6 @@ def _advance(ch: str) -> float:
 
 
 @functools.lru_cache(maxsize=16_384)   # (the same words are measured again and again: a round's reports repeat them)
-@functools.lru_cache(maxsize=1 << 14)   # a write measures the same texts again and again (every tab, every book)
 def text_width(text: str, bold: bool = False, size: float | None = None) -> float:
     """The width of one line of `text`, in digits of the default 11-point font (the unit of
     column widths). Errs wide: a column this wide shows the text in Excel, LibreOffice and Google.
@@ -122,7 +121,7 @@ def fit_width(text: str, bold: bool = False, size: float | None = None) -> float
     return round(text_width(text, bold, size) + CELL_PADDING + 0.5, 1)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=16_384)   # (every tab of every book wraps the same texts in the same widths)
 def line_count(text: str, width_: float, bold: bool = False, size: float | None = None) -> int:
     """How many lines `text` takes wrapped in a cell `width_` digits wide (words move to the
     next line whole; a word longer than a line is broken, as every renderer does).

@@ -170,7 +170,7 @@ def book_bytes(tabs: Mapping[str, TabData], title: str | None = None) -> bytes:
 @contextmanager
 def _stored_package() -> Iterator[None]:
     """XlsxWriter packs its parts without compressing them: :func:`_finish` unpacks them and packs
-    the book again, compressed, so compressing here was work thrown away (a fifth of a write).
+    the book again, compressed, so compressing here was work thrown away (about 6% of a write).
     XlsxWriter reads the compression from its module's ZIP_DEFLATED when it opens the package;
     whichever it reads, the book is the same, as :func:`_finish` compresses every part itself."""
     module = xlsxwriter.workbook
