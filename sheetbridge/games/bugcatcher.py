@@ -3093,8 +3093,7 @@ class Bugcatcher(GameRules):
         # Few draws: a simulated game makes thousands, and each costs as much as a step of the rules.
         # Half the time, try a mission's shape: its variants in turn from a random one.
         shaped = [m for m in board if not m.get("manual")]
-        k = rng.below(2 * len(shaped)) if shaped else len(shaped)
-        if k < len(shaped):
+        if shaped and (k := rng.below(2 * len(shaped))) < len(shaped):
             m = shaped[k]
             n = "B" if m["node"] == "border" else "C" if m["node"] == "central" else rng.choice("BC")
             variants = _shape_variants(m["shape"], bool(m["rotate"]), bool(m["reflect"]), bool(m["either_end"]))
