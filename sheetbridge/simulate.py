@@ -146,7 +146,7 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
         rec = m.resolve(subs, known=known)
         counts.update(map(type, rec.facts))
         if forget:
-            rec.facts, rec.host_log, rec._renderer, rec.raw, rec.submissions = (), [], None, {}, {}
+            rec.forget()
         guard += 1
         if guard > 500:
             raise UsageError(f"{game_id} did not finish after 500 rounds under these strategies")
@@ -162,7 +162,7 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
         row[f"won:{i}"] = p in out.winners
         row[f"ec:{i}"] = p == out.elimination_candidate
     for rec in m.rounds:   # the match is done with: without its records' way back to it, it is freed at once
-        rec._renderer = None
+        rec.detach()
     for cls, n in counts.items():   # by name, in the order first seen (two classes may share a name)
         row[f"fact:{cls.__name__}"] = row.get(f"fact:{cls.__name__}", 0) + n
     return row

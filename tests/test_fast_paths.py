@@ -473,6 +473,26 @@ def test_a_simulation_lets_a_rounds_facts_go_only_when_nobody_reads_them(monkeyp
     assert told and min(told) > 0 and all(n >= 1 for n in told)
 
 
+def test_a_forgotten_round_keeps_its_ledger_and_a_detached_one_its_drawn_reports():
+    """Three Modular Rooms: Bo's -10 takes a garnet from Ann, in Bo's room (card -10 in the rules)."""
+    def played() -> Any:
+        m = Match.new("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7, garnets={"Ann": 10, "Bo": 10, "Cy": 10})
+        return m.resolve({"Ann": {"play": [{"card": "3", "room": "Null"}]},
+                          "Bo": {"play": [{"card": "-10", "room": "Null"}]},
+                          "Cy": {"play": [{"card": "5", "room": "Duel"}]}})
+    rec = played()
+    assert rec.facts and rec.raw
+    rec.forget()
+    assert rec.facts == () and rec.raw == {} and rec.submissions == {} and rec.host_log == []
+    assert rec.public is None and rec.private == {}   # nothing left to draw them from
+    assert sorted((r.player, r.change) for r in rec.ledger if r.round == 1) == [("Ann", -1), ("Bo", 1)]
+
+    rec = played()
+    drawn = rec.public.text()
+    rec.detach()
+    assert rec.public.text() == drawn and rec.facts
+
+
 def test_the_shared_missions_of_later_rounds_are_never_written():
     """A state holds the missions of later rounds as read from the table, shared with every game that
     reads it (a round copies a mission before it writes to it). Whole simulated games, with checks

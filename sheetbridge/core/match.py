@@ -77,6 +77,17 @@ class RoundRecord:
     def private(self, reports: dict[str, Report]) -> None:
         self._private = reports
 
+    def detach(self) -> None:
+        """Drop the way back to the match that draws the reports (those already drawn stay), so a
+        match that is done with is freed at once."""
+        self._renderer = None
+
+    def forget(self) -> None:
+        """Keep only the round's numbers, ledger and requests: for a simulation that has counted the
+        facts and reads the round no more (its reports can no longer be drawn, nor the round replayed)."""
+        self.facts, self.host_log, self.raw, self.submissions = (), [], {}, {}
+        self.detach()
+
     def to_json(self) -> dict:
         out = {
             "round": self.round, "seed": self.seed, "raw": self.raw,
