@@ -523,7 +523,8 @@ def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
     m.resolve({"uri": sub(upgrades="2")})
     assert [c["cap"] for c in m.state["crew"]["uri"]] == [9, 9]
     rows = [r for r in m.ledger.rows if r.player == "uri" and r.round == 1]
-    assert [r.change for r in rows] == [-6]
+    assert [(r.change, r.reason) for r in rows] == [(-3, "Skeld energy cap raise (now 8)"),
+                                                    (-3, "Skeld energy cap raise (now 9)")]
     assert m.ledger.balance("uri") == 4
     # 5 + 3 = 8 <= 9 for both crewmates
     assert [c["energy"] for c in m.state["crew"]["uri"]] == [8, 8]
@@ -532,6 +533,36 @@ def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
     assert of_type(m.rounds[-1].facts, skeld.EnergyCapRaise) == [
         skeld.EnergyCapRaise("uri", 2, 6, ("CrewA", "CrewB"), (9, 9), True, audience=("uri",))]   # private (A39)
     assert "cap_upgrades" not in text(m.rounds[-1].public) and "9" not in text(m.rounds[-1].public)
+
+
+def test_two_raises_are_two_ledger_rows_in_the_masters_ledger_tab(tmp_path):
+    """Section (d), garnet-flow table: "Energy cap upgrade (R17, A11) | -3 per upgrade | ... (cap 8,
+    then 9)". Ann (10 garnets) buys 2 raises in round 1: two -3 rows, "now 8" then "now 9", balance
+    10 - 3 - 3 = 4, read back from the master.xlsx the resolve wrote."""
+    import openpyxl
+    from test_cli_xlsx import run, type_submission
+    folder = tmp_path / "game"
+    run("new", "skeld", "--players", "Ann,Bo,Cy,Dee", "--out", folder, "--garnets", "10", "--seed", "3")
+    run("resolve", folder, "--allow-empty")                       # the pregame: default starts
+    type_submission(folder / "players" / "Ann.xlsx", "Garnet purchases", [2])
+    run("resolve", folder, "--allow-empty")
+    book = openpyxl.load_workbook(folder / "master.xlsx")
+    rows = [r[:7] for r in book["Ledger"].iter_rows(min_row=2, values_only=True) if r[0] is not None]
+    ann = [(change, reason) for _, rnd, who, change, reason, _, _ in rows if who == "Ann" and rnd == 1]
+    assert ann == [(-3, "Skeld energy cap raise (now 8)"), (-3, "Skeld energy cap raise (now 9)")]
+    balances = {r[0]: r[3] for r in book["Players"].iter_rows(min_row=3, values_only=True)}
+    assert balances["Ann"] == 4
+
+
+def test_per_crewmate_raises_are_one_row_each_naming_the_crewmate():
+    """A11 option cap_upgrade_scope = crewmate: 3 garnets per crewmate per +1; CrewA +2, CrewB +1 is
+    three -3 rows, each naming the crewmate and the cap it reached."""
+    m = new_match(options={"cap_upgrade_scope": "crewmate"}, garnets={p: 10 for p in PLAYERS})
+    m.resolve({"uri": {"crew": [row(), row()], "garnets": [{"cap_upgrades": "2"}, {"cap_upgrades": "1"}]}})
+    rows = [(r.change, r.reason) for r in m.ledger.rows if r.player == "uri" and r.round == 1]
+    assert rows == [(-3, "Skeld energy cap raise (CrewA now 8)"), (-3, "Skeld energy cap raise (CrewA now 9)"),
+                    (-3, "Skeld energy cap raise (CrewB now 8)")]
+    assert m.ledger.balance("uri") == 1
 
 
 def test_cap_raise_without_enough_garnets_is_refused():

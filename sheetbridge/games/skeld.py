@@ -1750,12 +1750,8 @@ class Skeld(GameRules):
                                           audience=mine))
                     log.append(f"round {r}: {p}'s cap raise refused for lack of garnets (E27)")
                 else:
-                    for c, n in zip(crew_p, ups):
-                        c["raises"] += n
-                        c["cap"] += n
+                    ledger += _cap_raise_rows(p, crew_p, ups, per_crew, r)
                     balances[p] -= cost
-                    now = " and ".join(f"{c['name']} {c['cap']}" for c in crew_p) if per_crew else str(crew_p[0]["cap"])
-                    ledger.append(LedgerEntry(p, -cost, f"Skeld energy cap raise (now {now})", f"round {r} (R17)"))
                     facts.append(EnergyCapRaise(p, raises, cost, names, tuple(c["cap"] for c in crew_p), True,
                                           audience=PUBLIC if opts["public_garnets"] else mine))
             pl, probs = plan_player(st, p, vals.get("crew") or [{}, {}], _caps(st, p), opts)
@@ -2553,6 +2549,29 @@ CELL_W, CELL_H, GRID_X, GRID_Y = 96, 64, 16, 44
 def cell_xy(i: int, j: int) -> tuple[int, int]:
     """The top-left corner of the room in row i, column j (0-based) in a picture."""
     return GRID_X + j * CELL_W, GRID_Y + i * CELL_H
+
+
+def _cap_raise_rows(player: str, crew: Sequence[dict], ups: Sequence[int], per_crew: bool,
+                    r: int) -> list[LedgerEntry]:
+    """Raise the caps (a player-wide raise covers both crewmates) and book one -3 row per raise,
+    each saying the cap it reached ("now 8", then "now 9"): the rulings' garnet-flow table lists a
+    flow per raise, so the ledger reconciles row by row with the submissions (A11, section d)."""
+    rows = []
+    if per_crew:
+        for c, n in zip(crew, ups):
+            for _ in range(n):
+                c["raises"] += 1
+                c["cap"] += 1
+                rows.append(LedgerEntry(player, -CAP_PRICE, f"Skeld energy cap raise ({c['name']} now {c['cap']})",
+                                        f"round {r} (R17)"))
+        return rows
+    for _ in range(ups[0]):
+        for c in crew:
+            c["raises"] += 1
+            c["cap"] += 1
+        rows.append(LedgerEntry(player, -CAP_PRICE, f"Skeld energy cap raise (now {crew[0]['cap']})",
+                                f"round {r} (R17)"))
+    return rows
 
 
 def _caps_text(f: EnergyCapRaise) -> str:
