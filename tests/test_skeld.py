@@ -751,6 +751,48 @@ def test_planter_who_would_have_won_anyway_falls_back():
     assert m2.outcome().elimination_candidate == "uri"  # 5 pieces, 29
 
 
+def _result(m):
+    (res,) = of_type(m.outcome().facts, skeld.MainMatchResult)
+    assert res.audience == skeld.PUBLIC      # section (c): winner, method and the EC's rule are revealed
+    return (res.normal_winner, res.parasite_winner, res.parasite_energy, res.no_parasite_winner, res.tied_planters,
+            res.winner, res.method, res.elimination_candidate, res.ec_rule, res.ec_by_gt)
+
+
+def test_end_facts_name_the_normal_winner_beside_the_parasite_winner():
+    """Section (d), steps 2-5, on the ruleset's 30 vs 29 Conductor example (Marcer 30, uri 29, Spadez
+    20, Ann 12 after taking 12C). Step 2: NW = Marcer (5 pieces, 30 beats 29). Step 3: PW = the unique
+    top V Energy of the round's plants, none if the top is tied (A24). Step 4: winner = PW, else NW.
+    Step 5: (a) PW != NW: EC = NW (R60); PW == NW: A28 fallback, the lowest among the others (R51): Ann
+    12; (b) improper planters: the lowest of them (R61, A25); (c) else R51."""
+    # Marcer plants (3 Energy) and would have won anyway: NW and PW are both Marcer (A28 fallback)
+    m = conductor_match()
+    place(m, "Marcer", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(room="V", energy="3"))})
+    assert _result(m) == ("Marcer", "Marcer", 3, "", (), "Marcer", "parasite", "Ann", "lowest_metric", False)
+    # the same with planter_was_winner_ec = runner_up: uri (5 pieces, 29) goes
+    m = conductor_match(options={"planter_was_winner_ec": "runner_up"})
+    place(m, "Marcer", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(room="V", energy="3"))})
+    assert _result(m) == ("Marcer", "Marcer", 3, "", (), "Marcer", "parasite", "uri", "runner_up", False)
+    # Spadez plants: PW Spadez != NW Marcer, so Marcer goes to the EC (R60)
+    m = conductor_match()
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="3"))})
+    assert _result(m) == ("Marcer", "Spadez", 3, "", (), "Spadez", "parasite", "Marcer", "would_have_won", False)
+    # Spadez and uri both plant with 4: tied top, no Parasite winner (A24); both improper (A25): Spadez 20
+    m = conductor_match()
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    place(m, "uri", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="4")),
+               "uri": sub(row(room="V", energy="4"))})
+    assert _result(m) == ("Marcer", None, None, "tied", ("Spadez", "uri"), "Marcer", "normal", "Spadez",
+                          "improper_planter", False)
+    # no plant at all: NW wins, R51 among the others: Ann 12
+    m = conductor_match()
+    m.resolve({"Ann": sub(row(room="12C", energy="1"))})
+    assert _result(m) == ("Marcer", None, None, "no_plant", (), "Marcer", "normal", "Ann", "lowest_metric", False)
+
+
 def test_tie_after_all_tiebreaks_goes_to_gamewide_tiebreak():
     comps = {"Marcer": ["1A", "12A"], "uri": ["13A"], "Spadez": ["2A"], "Ann": ["3A"]}
     res = decide(PLAYERS, comps, [], [], skeld.DEFAULTS)  # totals 13, 13, 2, 3
@@ -1346,8 +1388,14 @@ def test_after_a_winning_plant_the_tied_would_be_winners_wait_for_the_gamewide_t
     assert out.ending == "parasite"
     (req,) = m.pending()
     assert req.key == "gt-winner" and "would have won without the Parasite" in req.question
+    (res,) = of_type(out.facts, skeld.MainMatchResult)    # NW pending: the tied are named, no EC yet
+    assert (res.normal_winner, res.normal_tied, res.parasite_winner, res.elimination_candidate, res.ec_rule) == \
+        (None, ("Marcer", "uri"), "Spadez", None, "")
     m.decide("gt-winner", "uri, Marcer")
     assert m.outcome().elimination_candidate == "uri" and m.outcome().winners == ("Spadez",)
+    (res,) = of_type(m.outcome().facts, skeld.MainMatchResult)
+    assert (res.normal_winner, res.normal_tied, res.winner, res.elimination_candidate, res.ec_rule) == \
+        ("uri", ("Marcer", "uri"), "Spadez", "uri", "would_have_won")
     (plant,) = of_type(rec.facts, skeld.ParasitePlant)
     assert (plant.player, plant.verdict, plant.improper, plant.audience) == ("Spadez", "correct", False, ("*",))
 
