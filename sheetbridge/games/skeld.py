@@ -1328,15 +1328,7 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
             reasons.append("The Elimination Candidate is known once the Gamewide Tiebreak settles the tie above.")
     if ec:
         reasons.append(f"Elimination Candidate: {ec}, {ec_rule}.")
-    numbers: dict[str, str] = {}
-    for p in players:
-        if seqs:
-            numbers[p] = "; ".join(f"{SEQUENCES[s]}: {_plural(pieces(comps[p], s), 'piece')}, value "
-                                   f"{sequence_value(comps[p], s)}" for s in seqs)
-            if len(seqs) > 1:
-                numbers[p] += f"; sum {sum(sequence_value(comps[p], s) for s in seqs)}"
-        else:
-            numbers[p] = f"total Sequence Value {total_value(comps[p])} ({len(comps[p])} components)"
+    numbers = {p: _numbers_text(comps[p], seqs) for p in players}
     gt = {p: i for i, p in enumerate(decisions.get(GT_WINNER) or [])}
     order = sorted(players, key=lambda p: (p not in (winners or nw_group), tuple(-x for x in nw_key(p)),
                                            gt.get(p, 99), p))
@@ -1344,8 +1336,17 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
             "ec": ec, "ec_rule": ec_rule, "ec_code": ec_code if ec else "", "ec_by_gt": ec_by_gt,
             "parasite_winner": pw, "parasite_energy": pw_plant["energy"] if pw_plant else None,
             "no_parasite_winner": _no_parasite_winner(plants, seqs) if not pw else "",
-            "tied_planters": sorted(pl["player"] for pl in tied_plants), "reasons": reasons, "requests": requests, "numbers": numbers,
-            "order": order, "improper": improper, "sequences": list(seqs)}
+            "tied_planters": sorted(pl["player"] for pl in tied_plants), "reasons": reasons, "requests": requests,
+            "numbers": numbers, "order": order, "improper": improper, "sequences": list(seqs)}
+
+
+def _numbers_text(held: Sequence[str], seqs: Sequence[str]) -> str:
+    """The numbers behind the result for one player's components (section c)."""
+    if not seqs:
+        return f"total Sequence Value {total_value(held)} ({len(held)} components)"
+    text = "; ".join(f"{SEQUENCES[s]}: {_plural(pieces(held, s), 'piece')}, value {sequence_value(held, s)}"
+                     for s in seqs)
+    return text + (f"; sum {sum(sequence_value(held, s) for s in seqs)}" if len(seqs) > 1 else "")
 
 
 def _no_parasite_winner(plants: Sequence[Mapping[str, Any]], seqs: Sequence[str]) -> str:
