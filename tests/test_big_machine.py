@@ -654,6 +654,8 @@ def test_gift_larger_than_what_is_left_is_not_made_and_cross_team_option():
     rec = m.resolve({"Ann": turn("White", 10, 0, "L1", give=[("Bo", 3)])})
     assert m.state["cogs"]["Ann"] == 2 and m.state["cogs"]["Bo"] == 12
     assert "applied: nothing given" in text(rec.private["Ann"])
+    assert "Ann: Give cogs rows total 3, more than the 2 cogs left after the auction: nothing given (A16)" \
+        in rec.host_log
     m = start(options={"cross_team_trades": "false"})
     sub = m.parse("Ann", turn("White", 0, 0, "L1", give=[("Cy", 1)]))
     prob = next(p for p in sub.problems if p.field == "give row 1 to")

@@ -471,6 +471,11 @@ def test_ballots_typed_in_the_decisions_tab_of_a_real_master(tmp_path):
     bad = run("decide", folder, "ec-vote", "Ann: Eli; Bo: Zed; Cy: Eli", ok=False)
     assert bad.exit_code != 0 and "Bo names 'Zed', not one of Dee, Eli" in bad.output
     assert "Traceback" not in bad.output and len(bad.output.strip().splitlines()) == 1
+    run("decide", folder, "ec-vote", "Dee")         # the result alone, as a host may prefer: recorded as such
+    book = openpyxl.load_workbook(folder / "master.xlsx")
+    assert book["Decisions"].cell(row, 5).value == "Dee"
+    assert ("end", "EC vote (A31): the host entered the result alone, Dee; no ballots recorded") in \
+        [tuple(r[:2]) for r in book["Host log"].iter_rows(values_only=True)]
 
 
 def test_calculator_trace_never_touches_a_game():
