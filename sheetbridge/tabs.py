@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .core import integrity
+from .core.decisions import ballots_text
 from .core.match import Match
 from .sheets import layout as L
 from .sheets.model import CellData, TabData, TabImage
@@ -42,6 +43,9 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     log_rows: list[list[Any]] = [["round", "note"]]
     for w in warnings:
         log_rows.append(["", w])
+    outcome = m.outcome()
+    for line in (outcome.host_log if outcome is not None else ()):   # the end of the game, newest first
+        log_rows.append(["end", line])
     for rec in reversed(m.rounds):
         for line in rec.problems() + rec.host_log:
             log_rows.append([rec.round, line])
@@ -76,6 +80,8 @@ def decisions_tab(m: Match) -> TabData:
     for req in m.requests():
         entered = m.decisions.get(req.key)
         shown = ", ".join(entered) if isinstance(entered, list) else ("" if entered is None else str(entered))
+        if isinstance(entered, dict):   # ballots, shown as they are typed so the tab reads back the same
+            shown = ballots_text(entered)
         if isinstance(entered, bool):
             shown = "yes" if entered else "no"
         rows.append([req.key, req.question, req.who, req.allowed(), shown, req.default])

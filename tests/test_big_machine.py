@@ -383,6 +383,45 @@ def test_gift_in_submission_after_the_auction_and_host_trade_before():
     assert m.state["cogs"]["Bo"] == 8 and m.state["cogs"]["Dee"] == 16
 
 
+def test_cogs_the_checks_used_after_the_host_trades_are_in_the_facts_and_the_host_log():
+    """A16: "A trade recorded before the deadline counts for this round's validation; ... A trade
+    that would overdraw the giver is rejected." V10/A17 (default overspend = zero): a bid + power-up
+    above the cogs held makes both 0. Round 1, the host's table moves 10 cogs Dee -> Cy (both hold 12,
+    R11). Cy: 12 + 10 = 22 after the trade, bid 15 allowed (it would not be against 12); paid: 22 - 15 = 7.
+    Dee: 12 - 10 = 2 after the trade, bid 3 > 2: bid 0 and power-up 0, keeps 2. Ann and Bo: no trade,
+    bid 0: 12 throughout."""
+    tables = {k: [list(r) for r in v] for k, v in Match.new("big-machine", ROSTER, seed=0).tables.items()}
+    tables[bm.TRADES_TABLE] = [["Round", "From", "To", "Cogs"], ["1", "Dee", "Cy", "10"]]
+    m = start(tables=tables)
+    rec = m.resolve({"Ann": turn("White", 0, 0, "L1"), "Bo": turn("Blue", 0, 0, "R1"),
+                     "Cy": turn("Red", 15, 0, "L1"), "Dee": turn("Green", 3, 0, "R1")})
+    assert [(f.participant, f.before, f.after_trades, f.after) for f in of_type(rec.facts, bm.CogsNow)] == [
+        ("Ann", 12, 12, 12), ("Bo", 12, 12, 12), ("Cy", 12, 22, 7), ("Dee", 12, 2, 2)]
+    assert "Dee: bid 3 + power-up 0 = 3 is more than the 2 cogs held after this round's recorded trades: " \
+           "bid 0 and power-up 0 (A16, A17)" in rec.host_log
+    assert not [line for line in rec.host_log if line.startswith("Cy: bid")]
+    assert "Cogs: 12 before the round, 2 after the recorded trades (what your bid and power-up were checked " \
+           "against), 2 now." in text(rec.private["Dee"])
+    assert "Cogs: 12 before the round, 12 now." in text(rec.private["Ann"])
+
+
+def test_a_record_written_before_cogs_after_trades_still_replays_and_undoes():
+    """Old records (CogsNow without after_trades) must load, and undo must replay them: the added
+    field, absent from the old record, does not count as a different result."""
+    m = start()
+    m.resolve({"Ann": turn("White", 2, 0, "L1")})
+    m.resolve({"Ann": turn("White", 1, 0, "L2")})
+    data = json.loads(json.dumps(m.to_json()))
+    for rnd in data["rounds"]:
+        for f in rnd["facts"]:
+            if f["__t"].endswith("CogsNow"):
+                del f["after_trades"]
+    old = Match.from_json(data, list(m.ledger.rows))
+    assert of_type(old.rounds[1].facts, bm.CogsNow)[0].after_trades is None
+    old.undo()                                           # replays rounds 0 and 1 from the old record
+    assert old.state["round"] == 2 and old.state["cogs"]["Ann"] == 10
+
+
 # ------------------------------------------------------------------ scoring
 
 def _machine_50():
@@ -615,6 +654,8 @@ def test_gift_larger_than_what_is_left_is_not_made_and_cross_team_option():
     rec = m.resolve({"Ann": turn("White", 10, 0, "L1", give=[("Bo", 3)])})
     assert m.state["cogs"]["Ann"] == 2 and m.state["cogs"]["Bo"] == 12
     assert "applied: nothing given" in text(rec.private["Ann"])
+    assert "Ann: Give cogs rows total 3, more than the 2 cogs left after the auction: nothing given (A16)" \
+        in rec.host_log
     m = start(options={"cross_team_trades": "false"})
     sub = m.parse("Ann", turn("White", 0, 0, "L1", give=[("Cy", 1)]))
     prob = next(p for p in sub.problems if p.field == "give row 1 to")
@@ -729,8 +770,10 @@ def test_every_fact_of_a_hand_computed_round():
         bm.ConnectorTraversed("Team 2", "Dee", "R1", "M1", "greater", audience=t2),
         bm.ConnectorTraversed("Team 3", "Eli", "L1", "M1", "allies", audience=t3),
         bm.ConnectorTraversed("Team 3", "Fay", "R5", "R3", "free", audience=t3)]
-    assert of_type(F, bm.CogsNow) == [bm.CogsNow(p, b, a, audience=(p,)) for p, b, a in (
-        ("Ann", 12, 9), ("Bo", 12, 9), ("Cy", 12, 12), ("Dee", 12, 8), ("Eli", 11, 8), ("Fay", 12, 14))]
+    # after the host's trade, what the checks used (A16): only Cy and Dee differ from before
+    assert of_type(F, bm.CogsNow) == [bm.CogsNow(p, b, a, t, audience=(p,)) for p, b, t, a in (
+        ("Ann", 12, 12, 9), ("Bo", 12, 12, 9), ("Cy", 12, 15, 12), ("Dee", 12, 9, 8), ("Eli", 11, 11, 8),
+        ("Fay", 12, 12, 14))]
     assert m.state["cogs"] == {"Ann": 9, "Bo": 9, "Cy": 12, "Dee": 8, "Eli": 8, "Fay": 14}
     # each team's machine after the round (R63): its parts, the connectors with both ends filled, and the
     # points if the game ended now. Team 1: M2 Blue 5 - L2 White 1 and M2 - R2 Black 1 are free but used:

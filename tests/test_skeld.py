@@ -523,7 +523,8 @@ def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
     m.resolve({"uri": sub(upgrades="2")})
     assert [c["cap"] for c in m.state["crew"]["uri"]] == [9, 9]
     rows = [r for r in m.ledger.rows if r.player == "uri" and r.round == 1]
-    assert [r.change for r in rows] == [-6]
+    assert [(r.change, r.reason) for r in rows] == [(-3, "Skeld energy cap raise (now 8)"),
+                                                    (-3, "Skeld energy cap raise (now 9)")]
     assert m.ledger.balance("uri") == 4
     # 5 + 3 = 8 <= 9 for both crewmates
     assert [c["energy"] for c in m.state["crew"]["uri"]] == [8, 8]
@@ -532,6 +533,36 @@ def test_cap_raise_costs_three_garnets_and_raises_both_crewmates():
     assert of_type(m.rounds[-1].facts, skeld.EnergyCapRaise) == [
         skeld.EnergyCapRaise("uri", 2, 6, ("CrewA", "CrewB"), (9, 9), True, audience=("uri",))]   # private (A39)
     assert "cap_upgrades" not in text(m.rounds[-1].public) and "9" not in text(m.rounds[-1].public)
+
+
+def test_two_raises_are_two_ledger_rows_in_the_masters_ledger_tab(tmp_path):
+    """Section (d), garnet-flow table: "Energy cap upgrade (R17, A11) | -3 per upgrade | ... (cap 8,
+    then 9)". Ann (10 garnets) buys 2 raises in round 1: two -3 rows, "now 8" then "now 9", balance
+    10 - 3 - 3 = 4, read back from the master.xlsx the resolve wrote."""
+    import openpyxl
+    from test_cli_xlsx import run, type_submission
+    folder = tmp_path / "game"
+    run("new", "skeld", "--players", "Ann,Bo,Cy,Dee", "--out", folder, "--garnets", "10", "--seed", "3")
+    run("resolve", folder, "--allow-empty")                       # the pregame: default starts
+    type_submission(folder / "players" / "Ann.xlsx", "Garnet purchases", [2])
+    run("resolve", folder, "--allow-empty")
+    book = openpyxl.load_workbook(folder / "master.xlsx")
+    rows = [r[:7] for r in book["Ledger"].iter_rows(min_row=2, values_only=True) if r[0] is not None]
+    ann = [(change, reason) for _, rnd, who, change, reason, _, _ in rows if who == "Ann" and rnd == 1]
+    assert ann == [(-3, "Skeld energy cap raise (now 8)"), (-3, "Skeld energy cap raise (now 9)")]
+    balances = {r[0]: r[3] for r in book["Players"].iter_rows(min_row=3, values_only=True)}
+    assert balances["Ann"] == 4
+
+
+def test_per_crewmate_raises_are_one_row_each_naming_the_crewmate():
+    """A11 option cap_upgrade_scope = crewmate: 3 garnets per crewmate per +1; CrewA +2, CrewB +1 is
+    three -3 rows, each naming the crewmate and the cap it reached."""
+    m = new_match(options={"cap_upgrade_scope": "crewmate"}, garnets={p: 10 for p in PLAYERS})
+    m.resolve({"uri": {"crew": [row(), row()], "garnets": [{"cap_upgrades": "2"}, {"cap_upgrades": "1"}]}})
+    rows = [(r.change, r.reason) for r in m.ledger.rows if r.player == "uri" and r.round == 1]
+    assert rows == [(-3, "Skeld energy cap raise (CrewA now 8)"), (-3, "Skeld energy cap raise (CrewA now 9)"),
+                    (-3, "Skeld energy cap raise (CrewB now 8)")]
+    assert m.ledger.balance("uri") == 1
 
 
 def test_cap_raise_without_enough_garnets_is_refused():
@@ -718,6 +749,48 @@ def test_planter_who_would_have_won_anyway_falls_back():
     place(m2, "Marcer", 0, "V", energy=5, parasite=True)
     m2.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(room="V", energy="3"))})
     assert m2.outcome().elimination_candidate == "uri"  # 5 pieces, 29
+
+
+def _result(m):
+    (res,) = of_type(m.outcome().facts, skeld.MainMatchResult)
+    assert res.audience == skeld.PUBLIC      # section (c): winner, method and the EC's rule are revealed
+    return (res.normal_winner, res.parasite_winner, res.parasite_energy, res.no_parasite_winner, res.tied_planters,
+            res.winner, res.method, res.elimination_candidate, res.ec_rule, res.ec_by_gt)
+
+
+def test_end_facts_name_the_normal_winner_beside_the_parasite_winner():
+    """Section (d), steps 2-5, on the ruleset's 30 vs 29 Conductor example (Marcer 30, uri 29, Spadez
+    20, Ann 12 after taking 12C). Step 2: NW = Marcer (5 pieces, 30 beats 29). Step 3: PW = the unique
+    top V Energy of the round's plants, none if the top is tied (A24). Step 4: winner = PW, else NW.
+    Step 5: (a) PW != NW: EC = NW (R60); PW == NW: A28 fallback, the lowest among the others (R51): Ann
+    12; (b) improper planters: the lowest of them (R61, A25); (c) else R51."""
+    # Marcer plants (3 Energy) and would have won anyway: NW and PW are both Marcer (A28 fallback)
+    m = conductor_match()
+    place(m, "Marcer", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(room="V", energy="3"))})
+    assert _result(m) == ("Marcer", "Marcer", 3, "", (), "Marcer", "parasite", "Ann", "lowest_metric", False)
+    # the same with planter_was_winner_ec = runner_up: uri (5 pieces, 29) goes
+    m = conductor_match(options={"planter_was_winner_ec": "runner_up"})
+    place(m, "Marcer", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(room="V", energy="3"))})
+    assert _result(m) == ("Marcer", "Marcer", 3, "", (), "Marcer", "parasite", "uri", "runner_up", False)
+    # Spadez plants: PW Spadez != NW Marcer, so Marcer goes to the EC (R60)
+    m = conductor_match()
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="3"))})
+    assert _result(m) == ("Marcer", "Spadez", 3, "", (), "Spadez", "parasite", "Marcer", "would_have_won", False)
+    # Spadez and uri both plant with 4: tied top, no Parasite winner (A24); both improper (A25): Spadez 20
+    m = conductor_match()
+    place(m, "Spadez", 0, "V", energy=5, parasite=True)
+    place(m, "uri", 0, "V", energy=5, parasite=True)
+    m.resolve({"Ann": sub(row(room="12C", energy="1")), "Spadez": sub(row(room="V", energy="4")),
+               "uri": sub(row(room="V", energy="4"))})
+    assert _result(m) == ("Marcer", None, None, "tied", ("Spadez", "uri"), "Marcer", "normal", "Spadez",
+                          "improper_planter", False)
+    # no plant at all: NW wins, R51 among the others: Ann 12
+    m = conductor_match()
+    m.resolve({"Ann": sub(row(room="12C", energy="1"))})
+    assert _result(m) == ("Marcer", None, None, "no_plant", (), "Marcer", "normal", "Ann", "lowest_metric", False)
 
 
 def test_tie_after_all_tiebreaks_goes_to_gamewide_tiebreak():
@@ -1315,8 +1388,14 @@ def test_after_a_winning_plant_the_tied_would_be_winners_wait_for_the_gamewide_t
     assert out.ending == "parasite"
     (req,) = m.pending()
     assert req.key == "gt-winner" and "would have won without the Parasite" in req.question
+    (res,) = of_type(out.facts, skeld.MainMatchResult)    # NW pending: the tied are named, no EC yet
+    assert (res.normal_winner, res.normal_tied, res.parasite_winner, res.elimination_candidate, res.ec_rule) == \
+        (None, ("Marcer", "uri"), "Spadez", None, "")
     m.decide("gt-winner", "uri, Marcer")
     assert m.outcome().elimination_candidate == "uri" and m.outcome().winners == ("Spadez",)
+    (res,) = of_type(m.outcome().facts, skeld.MainMatchResult)
+    assert (res.normal_winner, res.normal_tied, res.winner, res.elimination_candidate, res.ec_rule) == \
+        ("uri", ("Marcer", "uri"), "Spadez", "uri", "would_have_won")
     (plant,) = of_type(rec.facts, skeld.ParasitePlant)
     assert (plant.player, plant.verdict, plant.improper, plant.audience) == ("Spadez", "correct", False, ("*",))
 

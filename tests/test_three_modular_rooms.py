@@ -4,10 +4,11 @@ from fractions import Fraction
 
 import pytest
 
+from sheetbridge.core.errors import UsageError
 from sheetbridge.core.match import Match
 from sheetbridge.core.types import ProblemKind
 from sheetbridge.core.facts import of_type
-from sheetbridge.games.three_modular_rooms import (DEFAULTS, RoomScored, calculate, resolve_rooms,
+from sheetbridge.games.three_modular_rooms import (DEFAULTS, RoomScored, WinnersVote, calculate, resolve_rooms,
                                                   room_scoring)
 
 
@@ -352,16 +353,129 @@ def test_loser_tie_broken_by_fewest_garnets():
     # R43: the winners vote first; until the host enters the vote the EC is pending, not a provisional pick.
     assert out.losers == ("B", "C") and out.elimination_candidate is None
     (vote,) = m.pending()
-    assert vote.key == "ec-vote" and vote.choices == ("B", "C", "no majority")
+    assert (vote.key, vote.choices, vote.voters, vote.results_alone) == ("ec-vote", ("B", "C"), ("A",),
+                                                                        ("no majority",))
     assert vote.default == "garnets would decide (B 3, C 1): C"
-    assert ("Pending, for the winners by vote: The winners' vote: which of B, C goes to the Elimination "
-            "Candidate?") in m.public_report().text()
+    assert ("Pending, for the winners by vote: The winners' vote: each winner (A) names one of B, C to go "
+            "to the Elimination Candidate;") in m.public_report().text()
     assert "Until it is entered: garnets would decide (B 3, C 1): C." in m.public_report().text()
+    # the result alone, as records before the ballots hold it, and as a host may still prefer
     m.decide("ec-vote", "no majority")                   # no majority: garnets decide, C has fewer
     assert m.outcome().elimination_candidate == "C" and not m.pending()
+    assert "EC vote (A31): the host entered the result alone, no majority; no ballots recorded" in \
+        m.outcome().host_log
     m.decide("ec-vote", "b")                             # a majority named B: B goes, whatever the garnets
     assert m.outcome().elimination_candidate == "B"
     assert "The winners' vote: B goes to the Elimination Candidate." in m.public_report().text()
+    (cast,) = of_type(m.outcome().facts, WinnersVote)
+    assert (cast.entered_as, cast.ballots, cast.result) == ("result", (), "B")
+
+
+def _tied_end(points, garnets):
+    """The last round (11) opened from a position, nobody submitting: nobody can score (R21), so the
+    points stay as given; each gets +1 garnet per point at the end (A32)."""
+    players = list(points)
+    m = Match.from_position("three-modular-rooms", players, {"round": 11, "hands": {p: [1, 2] for p in players},
+                                                             "points": points}, garnets=garnets)
+    m.resolve({})
+    assert m.finished and {p: m.state["points"][p] for p in players} == points
+    return m
+
+
+def test_winners_ballots_decide_by_a_strict_majority_of_the_winners():
+    """A31: "If losers tie, the host enters the winners' votes (each winner names one tied loser). A
+    majority is strictly more than half of the winners. A single winner's vote decides. With no
+    majority, the tied loser with the fewest garnets goes. Garnets are counted after the end-of-match
+    payouts." Ruleset: "If there is a tie, the winners will decide the EC through majority vote. If
+    there is no consensus, garnet counts will break the tie."
+    Winners A, B, C (5 points), D, E, F tied on 1: a majority is 2 of 3 (strictly more than 1.5)."""
+    m = _tied_end({"A": 5, "B": 5, "C": 5, "D": 1, "E": 1, "F": 1}, {"A": 0, "B": 0, "C": 0, "D": 1, "E": 5, "F": 3})
+    bal = m.ledger.balances(m.players)
+    assert m.outcome().losers == ("D", "E", "F")
+    # A: E, B: D, C: E -> E 2 of 3: a majority, E goes whatever the garnets
+    m.decide("ec-vote", "A: E; b: d, C : e")
+    out = m.outcome()
+    assert out.elimination_candidate == "E" and not m.pending()
+    (cast,) = of_type(out.facts, WinnersVote)
+    assert cast == WinnersVote(("A", "B", "C"), ("D", "E", "F"), (("A", "E"), ("B", "D"), ("C", "E")),
+                               (("D", 1), ("E", 2), ("F", 0)), 2, "E", "ballots", audience=())
+    assert "EC vote (A31): ballots A: E; B: D; C: E; tally D 1, E 2, F 0; a majority is 2 of 3: E" in out.host_log
+    assert "The winners' vote (D 1, E 2, F 0; a majority is 2 of 3): E goes to the Elimination Candidate." \
+        in out.reasons
+    assert m.decisions["ec-vote"] == {"A": "E", "B": "D", "C": "E"}
+    # A: D, B: E, C: F -> 1 each: no majority; the fewest garnets after the payouts goes
+    m.decide("ec-vote", "A: D; B: E; C: F")
+    fewest = min(("D", "E", "F"), key=lambda p: bal[p])
+    assert [p for p in "DEF" if bal[p] == bal[fewest]] == [fewest]        # the position makes it unique
+    assert m.outcome().elimination_candidate == fewest
+    (cast,) = of_type(m.outcome().facts, WinnersVote)
+    assert (cast.tally, cast.result) == ((("D", 1), ("E", 1), ("F", 1)), "no majority")
+    assert f"Garnets decide ({', '.join(f'{p} {bal[p]}' for p in 'DEF')}): {fewest} goes to the Elimination " \
+           "Candidate." in m.outcome().reasons
+    # an old record's decision, the result alone, still works
+    m.decisions["ec-vote"] = "F"
+    assert m.outcome().elimination_candidate == "F"
+
+
+def test_a_single_winners_ballot_decides_and_every_ballot_is_checked():
+    """A31: "A single winner's vote decides" (1 of 1 is more than half). Each ballot must come from a
+    winner and name a tied loser, once per winner."""
+    m = _tied_end({"A": 6, "B": 2, "C": 1, "D": 1}, {p: 0 for p in "ABCD"})
+    (vote,) = m.pending()
+    assert vote.voters == ("A",) and vote.choices == ("C", "D")
+    m.decide("ec-vote", "A: D")
+    assert m.outcome().elimination_candidate == "D"
+    (cast,) = of_type(m.outcome().facts, WinnersVote)
+    assert (cast.majority, cast.tally, cast.result) == (1, (("C", 0), ("D", 1)), "D")
+    m2 = _tied_end({"A": 5, "B": 5, "C": 1, "D": 1}, {p: 0 for p in "ABCD"})
+    for typed, message in [("A: C", "no ballot from B"), ("A: C; B: B", "B names 'B', not one of C, D"),
+                           ("A: C; C: D", "'C' is not a voter (voters: A, B)"), ("A: C; A: D", "A votes twice"),
+                           ("A C; B: D", "'A C' is not a ballot 'voter: choice'")]:
+        with pytest.raises(UsageError) as err:
+            m2.decide("ec-vote", typed)
+        assert message in str(err.value) and "\n" not in str(err.value)
+    assert "ec-vote" not in m2.decisions
+    # two winners split 1-1: no majority (2 of 2 needed); garnets after payouts C 1, D 1 tied: the host
+    m2.decide("ec-vote", "A: C; B: D")
+    assert [r.key for r in m2.pending()] == ["ec-host"] and m2.outcome().elimination_candidate is None
+
+
+def test_ballots_typed_in_the_decisions_tab_of_a_real_master(tmp_path):
+    """End to end on xlsx files: 5 players, 1 round; Ann, Bo and Cy play 9 in Solitary and score, Dee
+    and Eli do not submit (no score, R21): Dee and Eli tie on 0 with 10 garnets each. The host types
+    the three ballots in the master's Decisions tab; `decide` applies A31 (Eli 2 of 3) and writes the
+    outcome, the tab (reading back the same) and the ballots with the tally in the host's Log tab."""
+    import openpyxl
+    from test_cli_xlsx import run, type_submission
+    folder = tmp_path / "game"
+    run("new", "three-modular-rooms", "--players", "Ann,Bo,Cy,Dee,Eli", "--out", folder, "--garnets", "10",
+        "--option", "rounds=1", "--seed", "0")
+    for p in ("Ann", "Bo", "Cy"):
+        type_submission(folder / "players" / f"{p}.xlsx", "Your play", ["9", "Solitary"])
+    run("resolve", folder, "--allow-empty")
+    wb = openpyxl.load_workbook(folder / "master.xlsx")
+    ws = wb["Decisions"]
+    (row,) = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "ec-vote"]
+    ws.cell(row, 5).value = "Ann: Eli; Bo: Dee; Cy: Eli"
+    wb.save(folder / "master.xlsx")
+    assert "decision ec-vote entered from the Decisions tab" in run("decide", folder).output
+    book = openpyxl.load_workbook(folder / "master.xlsx")
+    assert book["Decisions"].cell(row, 5).value == "Ann: Eli; Bo: Dee; Cy: Eli"
+    board = "\n".join(str(v) for r in book["Board"].iter_rows(values_only=True) for v in r if v is not None)
+    assert "Elimination Candidate: Eli" in board
+    assert "The winners' vote (Dee 1, Eli 2; a majority is 2 of 3): Eli goes to the Elimination Candidate." in board
+    log = [tuple(r[:2]) for r in book["Host log"].iter_rows(values_only=True)]
+    assert ("end", "EC vote (A31): ballots Ann: Eli; Bo: Dee; Cy: Eli; tally Dee 1, Eli 2; a majority is 2 of 3: "
+                   "Eli") in log
+    assert "No decision is pending." in run("decide", folder).output          # the tab reads back the same
+    bad = run("decide", folder, "ec-vote", "Ann: Eli; Bo: Zed; Cy: Eli", ok=False)
+    assert bad.exit_code != 0 and "Bo names 'Zed', not one of Dee, Eli" in bad.output
+    assert "Traceback" not in bad.output and len(bad.output.strip().splitlines()) == 1
+    run("decide", folder, "ec-vote", "Dee")         # the result alone, as a host may prefer: recorded as such
+    book = openpyxl.load_workbook(folder / "master.xlsx")
+    assert book["Decisions"].cell(row, 5).value == "Dee"
+    assert ("end", "EC vote (A31): the host entered the result alone, Dee; no ballots recorded") in \
+        [tuple(r[:2]) for r in book["Host log"].iter_rows(values_only=True)]
 
 
 def test_calculator_trace_never_touches_a_game():

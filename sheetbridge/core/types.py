@@ -424,6 +424,7 @@ class Outcome:
     facts: tuple[Any, ...] = ()    # the end of the game as typed records (the reveal, final scores)
     scores: Mapping[str, float] = field(default_factory=dict)  # each player's final score, as a number
     ending: str = ""               # how the game ended, a short code ("rounds_out", "sequence", "parasite")
+    host_log: tuple[str, ...] = () # master-only trace of the end (e.g. the winners' ballots and their tally)
 
 
 # ------------------------------------------------------------------- JSON

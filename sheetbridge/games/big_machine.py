@@ -379,10 +379,12 @@ class ConnectorTraversed(Fact):
 @fact
 @dataclass(frozen=True)
 class CogsNow(Fact):
-    """A participant's cogs before and after the round (R39, R40); their own business (A19)."""
+    """A participant's cogs before and after the round (R39, R40), and after the host's recorded
+    trades (A16): the balance the round's checks used (bid + power-up, V10); their own business (A19)."""
     participant: str
     before: int
     after: int
+    after_trades: int | None = None   # None: recorded before sheetbridge kept it (issue 29)
 
 
 @fact
@@ -1509,6 +1511,7 @@ class BigMachine(GameRules):
                 else:
                     applied = "bid 0 and power-up 0"
                     bid = power = 0
+                log.append(_overspend_note(p, vals, st["cogs"][p], sabotage, applied))
                 facts.append(SubmissionProblem(p, Problem(
                     ProblemKind.ILLEGAL, p, "bid + power-up", f"{vals.get('bid', 0)} + {vals.get('power', 0)}",
                     f"at most {cap} in total", f"you hold {st['cogs'][p]} cogs"
@@ -1526,6 +1529,7 @@ class BigMachine(GameRules):
 
         # 1-2. trades before the deadline, then validation (A16, section e); 4. jump charges
         facts = self._apply_host_trades(st, round_input, log)
+        cogs_checked = dict(st["cogs"])    # what the checks below use (A16)
         turns, more = self._effective_moves(st, round_input, rng, log, ledger)
         facts += more
 
@@ -1615,6 +1619,8 @@ class BigMachine(GameRules):
             if not gifts:
                 continue
             if total > after[p]:
+                log.append(f"{p}: Give cogs rows total {total}, more than the {after[p]} cogs left after the "
+                           "auction: nothing given (A16)")
                 facts.append(SubmissionProblem(p, Problem(
                     ProblemKind.ILLEGAL, p, "give cogs", str(total), f"at most {after[p]}",
                     f"you had {after[p]} cogs after the auction", "nothing given", label="Give cogs"),
@@ -1626,7 +1632,8 @@ class BigMachine(GameRules):
                 st["cogs"][p] -= n
                 st["cogs"][to] += n
                 log.append(f"{p} gave {to} {n} cogs")
-        facts += [CogsNow(p, cogs_before[p], st["cogs"][p], audience=self._private(st, p)) for p in roster]
+        facts += [CogsNow(p, cogs_before[p], st["cogs"][p], cogs_checked[p], audience=self._private(st, p))
+                  for p in roster]
 
         if r == ROUNDS:
             # R48: empty nodes faulty; R50-R56: every connector scored; all machines public (R68)
@@ -2055,6 +2062,22 @@ class BigMachine(GameRules):
 
 
 
+def _overspend_note(p: str, vals: Mapping[str, Any], held: int, sabotage: Any, applied: str) -> str:
+    """The host log's line for a bid + power-up over the cogs (V10): the balance checked is the one
+    after this round's recorded trades (A16), plus a sabotage's cogs (A22)."""
+    bid, power = int(vals.get("bid", 0)), int(vals.get("power", 0))
+    extra = f" + {SABOTAGE_COGS} from sabotage" if sabotage else ""
+    return (f"{p}: bid {bid} + power-up {power} = {bid + power} is more than the {_cogs(held)} held after this "
+            f"round's recorded trades{extra}: {applied} (A16, A17)")
+
+
+def _cogs_line(c: CogsNow) -> str:
+    if c.after_trades is None or c.after_trades == c.before:
+        return f"Cogs: {c.before} before the round, {c.after} now."
+    return (f"Cogs: {c.before} before the round, {c.after_trades} after the recorded trades (what your bid and "
+            f"power-up were checked against), {c.after} now.")
+
+
 def _cogs(n: int) -> str:
     return f"{n} cog" if n == 1 else f"{n} cogs"
 
@@ -2158,8 +2181,7 @@ def _personal_lines(facts: Sequence[Any], who: str) -> tuple[str, ...]:
         else:
             lines.append(f"You did not win the part: a faulty part was installed on {i.node}; you paid "
                          f"your bid of {mv.bid}.")
-    lines += [f"Cogs: {c.before} before the round, {c.after} now." for c in of_type(facts, CogsNow)
-              if c.participant == who]
+    lines += [_cogs_line(c) for c in of_type(facts, CogsNow) if c.participant == who]
     return tuple(lines)
 
 

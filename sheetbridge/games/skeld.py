@@ -602,6 +602,33 @@ class RoundLimitReached(Fact):
     standings: tuple[TotalStanding, ...]
 
 
+EC_RULES = {   # MainMatchResult.ec_rule: the rule that chose the Elimination Candidate (section d step 5)
+    "would_have_won": "R60", "planter_anyway": "A28", "runner_up": "A28",
+    "improper_planter": "R61, R63, A25", "lowest_metric": "R51, A26"}
+
+
+@fact
+@dataclass(frozen=True)
+class MainMatchResult(Fact):
+    """Who won and who goes to the EC, and why (section d steps 2-5), public (section c): the
+    normal winner NW (None while a tie waits for the Gamewide Tiebreak; `normal_tied` names the
+    tied), the Parasite winner PW with its V Energy, or why there is none (`no_parasite_winner`:
+    "round_limit", "tied" per A24 with `tied_planters`, "wrong_target", "no_plant"), the winner,
+    and the EC with the rule that chose them (a key of EC_RULES; `ec_by_gt`: a tie settled by the
+    Gamewide Tiebreak). Made by the outcome, so an entered ranking shows at once."""
+    normal_winner: str | None
+    normal_tied: tuple[str, ...]
+    parasite_winner: str | None
+    parasite_energy: int | None
+    no_parasite_winner: str
+    tied_planters: tuple[str, ...]
+    winner: str | None
+    method: str                      # "normal" or "parasite"
+    elimination_candidate: str | None
+    ec_rule: str                     # "" while the EC is pending
+    ec_by_gt: bool = False
+
+
 @fact
 @dataclass(frozen=True)
 class CrewInventory(Fact):
@@ -1196,43 +1223,45 @@ def gt_pick(group: Sequence[str], ranking: Sequence[str] | None, best: bool) -> 
 
 
 def _elimination(players: Sequence[str], pw: str | None, nw: str, improper: Sequence[str], metric, mname: str,
-                 nw_key, opts: Mapping[str, Any], decisions: Mapping[str, Any]) -> tuple[str | None, str, Any]:
+                 nw_key, opts: Mapping[str, Any],
+                 decisions: Mapping[str, Any]) -> tuple[str | None, str, Any, str]:
     """The EC once the normal winner `nw` is known (section d step 5): (EC or None, the rule
-    that chose them, the DecisionRequest of the Gamewide Tiebreak when a tie needs it)."""
+    that chose them, the DecisionRequest of the Gamewide Tiebreak when a tie needs it, the rule's
+    code in EC_RULES)."""
     winner = pw or nw
     if pw and pw != nw:  # R60
-        return nw, "the player who would have won without the Parasite", None
+        return nw, "the player who would have won without the Parasite", None, "would_have_won"
     if pw and pw == nw:  # A28
         mode = opts["planter_was_winner_ec"]
         if mode == "literal":
-            return pw, "the planter, who would have won anyway", None
+            return pw, "the planter, who would have won anyway", None, "planter_anyway"
         if mode == "runner_up":
             group = _group([p for p in players if p != pw], nw_key, best=True)
             if len(group) == 1:
-                return group[0], "the runner-up", None
+                return group[0], "the runner-up", None, "runner_up"
             req = DecisionRequest(
                 GT_RUNNER_UP, f"Gamewide Tiebreak: {_and(group)} are tied for runner-up. Rank them, best first: "
                 "the first goes to the Elimination Candidate.", DecisionKind.RANKING, tuple(group),
                 default="no Elimination Candidate yet")
             pick = gt_pick(group, decisions.get(GT_RUNNER_UP), best=True)
-            return (pick, "the runner-up, by the Gamewide Tiebreak", req) if pick else (None, "", req)
+            return (pick, "the runner-up, by the Gamewide Tiebreak", req, "runner_up") if pick else (None, "", req, "")
     excluded = set() if opts["winner_can_be_ec"] else {winner}
     candidates = [p for p in improper if p not in excluded]
     if candidates:  # R61, R63, A25
-        rule = f"the improper planter with the lowest {mname}"
+        rule, code = f"the improper planter with the lowest {mname}", "improper_planter"
     else:  # R51, A26
         candidates = [p for p in players if p not in excluded]
-        rule = f"the lowest {mname}" + (" among the other players" if excluded else "")
+        rule, code = f"the lowest {mname}" + (" among the other players" if excluded else ""), "lowest_metric"
     group = _group(candidates, metric, best=False)
     if len(group) == 1:
-        return group[0], rule, None
+        return group[0], rule, None, code
     # Asked while the tie stands, entered or not, so that an entered ranking can still be corrected.
     req = DecisionRequest(
         GT_EC, f"Gamewide Tiebreak: {_and(group)} are tied for the Elimination Candidate ({rule}). Rank them, best "
         "first: the last goes to the Elimination Candidate.", DecisionKind.RANKING, tuple(group),
         default="no Elimination Candidate yet")
     pick = gt_pick(group, decisions.get(GT_EC), best=False)
-    return (pick, rule + ", then the Gamewide Tiebreak", req) if pick else (None, "", req)
+    return (pick, rule + ", then the Gamewide Tiebreak", req, code) if pick else (None, "", req, "")
 
 
 def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Sequence[str],
@@ -1286,32 +1315,47 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
     improper = sorted({pl["player"] for pl in plants if pl.get("improper")})
     metric, mname = _ec_metric(comps, seqs, opts)
     if nw is not None:
-        ec, ec_rule, req = _elimination(players, pw, nw, improper, metric, mname, nw_key, opts, decisions)
+        ec, ec_rule, req, ec_code = _elimination(players, pw, nw, improper, metric, mname, nw_key, opts, decisions)
+        ec_by_gt = ec is not None and req is not None   # the ranking is asked for exactly while a tie stands
         if req is not None:
             requests.append(req)
     else:  # the EC may not depend on who wins the tie: settle it if every outcome agrees
-        found = [_elimination(players, pw, cand, improper, metric, mname, nw_key, opts, decisions)[:2]
+        found = [_elimination(players, pw, cand, improper, metric, mname, nw_key, opts, decisions)
                  for cand in nw_group]
-        ec, ec_rule = found[0] if len({f[0] for f in found}) == 1 else (None, "")
+        ec, ec_rule, req, ec_code = found[0] if len({f[0] for f in found}) == 1 else (None, "", None, "")
+        ec_by_gt = ec is not None and req is not None
         if ec is None:
             reasons.append("The Elimination Candidate is known once the Gamewide Tiebreak settles the tie above.")
     if ec:
         reasons.append(f"Elimination Candidate: {ec}, {ec_rule}.")
-    numbers: dict[str, str] = {}
-    for p in players:
-        if seqs:
-            numbers[p] = "; ".join(f"{SEQUENCES[s]}: {_plural(pieces(comps[p], s), 'piece')}, value "
-                                   f"{sequence_value(comps[p], s)}" for s in seqs)
-            if len(seqs) > 1:
-                numbers[p] += f"; sum {sum(sequence_value(comps[p], s) for s in seqs)}"
-        else:
-            numbers[p] = f"total Sequence Value {total_value(comps[p])} ({len(comps[p])} components)"
+    numbers = {p: _numbers_text(comps[p], seqs) for p in players}
     gt = {p: i for i, p in enumerate(decisions.get(GT_WINNER) or [])}
     order = sorted(players, key=lambda p: (p not in (winners or nw_group), tuple(-x for x in nw_key(p)),
                                            gt.get(p, 99), p))
     return {"winners": winners, "winner": winner, "method": method, "normal_winner": nw, "normal_group": nw_group,
-            "ec": ec, "ec_rule": ec_rule, "reasons": reasons, "requests": requests, "numbers": numbers,
-            "order": order, "improper": improper, "sequences": list(seqs)}
+            "ec": ec, "ec_rule": ec_rule, "ec_code": ec_code if ec else "", "ec_by_gt": ec_by_gt,
+            "parasite_winner": pw, "parasite_energy": pw_plant["energy"] if pw_plant else None,
+            "no_parasite_winner": _no_parasite_winner(plants, seqs) if not pw else "",
+            "tied_planters": sorted(pl["player"] for pl in tied_plants), "reasons": reasons, "requests": requests,
+            "numbers": numbers, "order": order, "improper": improper, "sequences": list(seqs)}
+
+
+def _numbers_text(held: Sequence[str], seqs: Sequence[str]) -> str:
+    """The numbers behind the result for one player's components (section c)."""
+    if not seqs:
+        return f"total Sequence Value {total_value(held)} ({len(held)} components)"
+    text = "; ".join(f"{SEQUENCES[s]}: {_plural(pieces(held, s), 'piece')}, value {sequence_value(held, s)}"
+                     for s in seqs)
+    return text + (f"; sum {sum(sequence_value(held, s) for s in seqs)}" if len(seqs) > 1 else "")
+
+
+def _no_parasite_winner(plants: Sequence[Mapping[str, Any]], seqs: Sequence[str]) -> str:
+    """Why no plant won (section d step 3): "round_limit" (no Sequence, so no Parasite win), "tied"
+    (the top V Energy tied: every plant fails, A24), "wrong_target" (A22) or "no_plant"."""
+    if not seqs:
+        return "round_limit"
+    verdicts = {pl.get("verdict") for pl in plants}
+    return "tied" if "tied" in verdicts else "wrong_target" if "wrong_target" in verdicts else "no_plant"
 
 
 # --------------------------------------------------------------------- the game
@@ -1750,12 +1794,8 @@ class Skeld(GameRules):
                                           audience=mine))
                     log.append(f"round {r}: {p}'s cap raise refused for lack of garnets (E27)")
                 else:
-                    for c, n in zip(crew_p, ups):
-                        c["raises"] += n
-                        c["cap"] += n
+                    ledger += _cap_raise_rows(p, crew_p, ups, per_crew, r)
                     balances[p] -= cost
-                    now = " and ".join(f"{c['name']} {c['cap']}" for c in crew_p) if per_crew else str(crew_p[0]["cap"])
-                    ledger.append(LedgerEntry(p, -cost, f"Skeld energy cap raise (now {now})", f"round {r} (R17)"))
                     facts.append(EnergyCapRaise(p, raises, cost, names, tuple(c["cap"] for c in crew_p), True,
                                           audience=PUBLIC if opts["public_garnets"] else mine))
             pl, probs = plan_player(st, p, vals.get("crew") or [{}, {}], _caps(st, p), opts)
@@ -2244,8 +2284,12 @@ class Skeld(GameRules):
                   else "sequence" if len(seqs) == 1 else "sequences")
         if res["method"] == "normal" and len(res["normal_group"]) > 1:
             ending += "_tiebreak"   # decided (or still to be decided) by the Gamewide Tiebreak
+        result = MainMatchResult(res["normal_winner"], tuple(res["normal_group"]) if len(res["normal_group"]) > 1
+                                 else (), res["parasite_winner"], res["parasite_energy"], res["no_parasite_winner"],
+                                 tuple(res["tied_planters"]), res["winner"], res["method"], res["ec"],
+                                 res["ec_code"], res["ec_by_gt"])
         return Outcome(winners, losers, res["ec"], standings, tuple(res["reasons"]), awards,
-                       requests=tuple(res["requests"]), scores=scores, ending=ending)
+                       requests=tuple(res["requests"]), facts=(result,), scores=scores, ending=ending)
 
     # ---- starting from a position -------------------------------------------
     def from_position(self, players, options, tables, position, rng: Rng) -> State:
@@ -2553,6 +2597,29 @@ CELL_W, CELL_H, GRID_X, GRID_Y = 96, 64, 16, 44
 def cell_xy(i: int, j: int) -> tuple[int, int]:
     """The top-left corner of the room in row i, column j (0-based) in a picture."""
     return GRID_X + j * CELL_W, GRID_Y + i * CELL_H
+
+
+def _cap_raise_rows(player: str, crew: Sequence[dict], ups: Sequence[int], per_crew: bool,
+                    r: int) -> list[LedgerEntry]:
+    """Raise the caps (a player-wide raise covers both crewmates) and book one -3 row per raise,
+    each saying the cap it reached ("now 8", then "now 9"): the rulings' garnet-flow table lists a
+    flow per raise, so the ledger reconciles row by row with the submissions (A11, section d)."""
+    rows = []
+    if per_crew:
+        for c, n in zip(crew, ups):
+            for _ in range(n):
+                c["raises"] += 1
+                c["cap"] += 1
+                rows.append(LedgerEntry(player, -CAP_PRICE, f"Skeld energy cap raise ({c['name']} now {c['cap']})",
+                                        f"round {r} (R17)"))
+        return rows
+    for _ in range(ups[0]):
+        for c in crew:
+            c["raises"] += 1
+            c["cap"] += 1
+        rows.append(LedgerEntry(player, -CAP_PRICE, f"Skeld energy cap raise (now {crew[0]['cap']})",
+                                f"round {r} (R17)"))
+    return rows
 
 
 def _caps_text(f: EnergyCapRaise) -> str:

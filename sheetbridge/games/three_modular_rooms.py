@@ -291,6 +291,22 @@ def _purchase_text(f: Purchase) -> str:
 NO_MAJORITY = "no majority"
 
 
+@fact
+@dataclass(frozen=True)
+class WinnersVote(Fact):
+    """The winners' vote on tied losers (A31), host only: entered as `ballots` (each winner's
+    (winner, tied loser), in the winners' order) with their `tally` per tied loser, or as the
+    result alone (`ballots` empty). `majority`: the votes a tied loser needs, strictly more than
+    half of the winners; `result`: the tied loser it sends to the EC, or "no majority"."""
+    winners: tuple[str, ...]
+    tied: tuple[str, ...]
+    ballots: tuple[tuple[str, str], ...]
+    tally: tuple[tuple[str, int], ...]
+    majority: int
+    result: str
+    entered_as: str                  # "ballots" or "result"
+
+
 def card_text(face: int) -> str:
     return str(face)
 
@@ -872,6 +888,8 @@ class ThreeModularRooms(GameRules):
         losers = tuple(p for p in players if pts[p] == bottom)
         awards, reasons = [], [f"Most points: {top} ({', '.join(winners)})."]
         requests: list[DecisionRequest] = []
+        facts: list[Fact] = []
+        host_log: list[str] = []
         if len(winners) == 1:
             awards += [Award(winners[0], "Token of Life", 2, "single winner"),
                        Award(winners[0], "opal", 1, "single winner")]
@@ -899,38 +917,12 @@ class ThreeModularRooms(GameRules):
         else:
             reasons.append(f"Fewest points: {bottom}, tied between {', '.join(losers)}.")
             bal = state["final_balances"] if opts["ec_garnet_timing"] == "after_payouts" else state["balances_before_payouts"]
-            pick = min if opts["ec_garnet_tiebreak"] == "fewest_goes" else max
-            edge = pick(bal[p] for p in losers)
-            by_garnets = tuple(p for p in losers if bal[p] == edge)
-            counts = ", ".join(f"{p} {bal[p]}" for p in losers)
-            would = (f"garnets would decide ({counts}): {by_garnets[0]}" if len(by_garnets) == 1
-                     else f"garnets are tied too ({counts}): the host decides among {', '.join(by_garnets)}")
-            vote = DecisionRequest("ec-vote", f"The winners' vote: which of {', '.join(losers)} goes to the "
-                                   f"Elimination Candidate? (a strict majority of the winners; '{NO_MAJORITY}' "
-                                   "if none)", DecisionKind.CHOICE, losers + (NO_MAJORITY,), default=would,
-                                   who="the winners by vote")
-            requests.append(vote)
-            voted = decisions.get(vote.key)
-            if voted and voted != NO_MAJORITY:
-                ec = voted
-                reasons.append(f"The winners' vote: {ec} goes to the Elimination Candidate.")
-            elif voted == NO_MAJORITY:
-                if len(by_garnets) == 1:
-                    ec = by_garnets[0]
-                    reasons.append(f"No majority in the winners' vote; garnets decide ({counts}): {ec} goes to the "
-                                   "Elimination Candidate.")
-                else:
-                    host = DecisionRequest("ec-host", f"No majority and garnets tied ({counts}): who goes to the "
-                                           "Elimination Candidate?", DecisionKind.CHOICE, by_garnets,
-                                           default="no Elimination Candidate yet")
-                    requests.append(host)
-                    ec = decisions.get(host.key)
-                    reasons.append(f"No majority in the winners' vote and garnets tied ({counts})"
-                                   + (f"; the host chose {ec} for the Elimination Candidate." if ec else "."))
+            ec = _ec_among_tied(winners, losers, bal, opts, decisions, reasons, requests, facts, host_log)
         standings = tuple((p, f"{pts[p]} point(s)") for p in sorted(players, key=lambda p: (-pts[p], players.index(p))))
         ending = "single_winner" if len(winners) == 1 else "shared_win"
         return Outcome(winners, losers, ec, standings, tuple(reasons), tuple(awards), requests=tuple(requests),
-                       scores={p: float(pts[p]) for p in players}, ending=ending)
+                       facts=tuple(facts), scores={p: float(pts[p]) for p in players}, ending=ending,
+                       host_log=tuple(host_log))
 
     # ---- starting from a position -------------------------------------------
     def from_position(self, players, options, tables, position, rng: Rng) -> State:
@@ -996,6 +988,76 @@ class ThreeModularRooms(GameRules):
 
 
 ROOM_FILL = {"Null": "D9D9D9", "Solitary": "BDD7EE", "Duel": "F8CBAD"}
+
+
+def _ec_among_tied(winners: tuple[str, ...], losers: tuple[str, ...], bal: Mapping[str, int],
+                   opts: Mapping[str, Any], decisions: Mapping[str, Any], reasons: list[str],
+                   requests: list[DecisionRequest], facts: list[Fact], host_log: list[str]) -> str | None:
+    """A31 for tied losers: the winners' vote (decision "ec-vote": each winner's ballot, or the
+    result alone as a host may prefer), a majority being strictly more than half of the winners;
+    without one, the garnet tie-break; garnets tied too, the host ("ec-host"). None while pending."""
+    pick = min if opts["ec_garnet_tiebreak"] == "fewest_goes" else max
+    edge = pick(bal[p] for p in losers)
+    by_garnets = tuple(p for p in losers if bal[p] == edge)
+    counts = ", ".join(f"{p} {bal[p]}" for p in losers)
+    would = (f"garnets would decide ({counts}): {by_garnets[0]}" if len(by_garnets) == 1
+             else f"garnets are tied too ({counts}): the host decides among {', '.join(by_garnets)}")
+    majority = len(winners) // 2 + 1
+    vote = DecisionRequest(
+        "ec-vote", f"The winners' vote: each winner ({', '.join(winners)}) names one of {', '.join(losers)} to go "
+        f"to the Elimination Candidate; {majority} of {len(winners)} vote(s) is a majority, otherwise the garnets "
+        f"decide. Enter the ballots, or the result alone ('{NO_MAJORITY}' if none).", DecisionKind.BALLOTS,
+        losers, default=would, who="the winners by vote", voters=winners, results_alone=(NO_MAJORITY,))
+    requests.append(vote)
+    cast = _vote_entered(decisions.get(vote.key), winners, losers, majority, host_log)
+    if cast is None:
+        return None
+    facts.append(cast)
+    if cast.entered_as == "ballots":
+        tally = ", ".join(f"{p} {n}" for p, n in cast.tally)
+        host_log.append(f"EC vote (A31): ballots {'; '.join(f'{w}: {c}' for w, c in cast.ballots)}; tally {tally}; "
+                        f"a majority is {majority} of {len(winners)}: {cast.result}")
+        reasons.append(f"The winners' vote ({tally}; a majority is {majority} of {len(winners)}): "
+                       + (f"{cast.result} goes to the Elimination Candidate." if cast.result != NO_MAJORITY
+                          else "no majority."))
+    else:
+        host_log.append(f"EC vote (A31): the host entered the result alone, {cast.result}; no ballots recorded")
+        if cast.result != NO_MAJORITY:
+            reasons.append(f"The winners' vote: {cast.result} goes to the Elimination Candidate.")
+        else:
+            reasons.append("No majority in the winners' vote.")
+    if cast.result != NO_MAJORITY:
+        return cast.result
+    if len(by_garnets) == 1:
+        reasons.append(f"Garnets decide ({counts}): {by_garnets[0]} goes to the Elimination Candidate.")
+        return by_garnets[0]
+    host = DecisionRequest("ec-host", f"No majority and garnets tied ({counts}): who goes to the "
+                           "Elimination Candidate?", DecisionKind.CHOICE, by_garnets,
+                           default="no Elimination Candidate yet")
+    requests.append(host)
+    ec = decisions.get(host.key)
+    reasons.append(f"Garnets are tied too ({counts})"
+                   + (f"; the host chose {ec} for the Elimination Candidate." if ec else "."))
+    return ec
+
+
+def _vote_entered(entered: Any, winners: tuple[str, ...], losers: tuple[str, ...], majority: int,
+                  host_log: list[str]) -> WinnersVote | None:
+    """The entered "ec-vote" as a WinnersVote: ballots ({winner: tied loser}) counted, or the result
+    alone (a string, also how records before issue 29 hold it). None if nothing usable is entered."""
+    if isinstance(entered, str) and entered:
+        return WinnersVote(winners, losers, (), (), majority, entered, "result", audience=HOST_ONLY)
+    if not isinstance(entered, Mapping) or not entered:
+        return None
+    if sorted(entered) != sorted(winners) or any(c not in losers for c in entered.values()):
+        host_log.append("EC vote (A31): the ballots entered no longer match the winners and tied losers; "
+                        "enter them again")
+        return None
+    ballots = tuple((w, entered[w]) for w in winners)
+    tally = tuple((p, sum(1 for _, c in ballots if c == p)) for p in losers)
+    won = [p for p, n in tally if n >= majority]     # at most one: a majority is more than half
+    return WinnersVote(winners, losers, ballots, tally, majority, won[0] if won else NO_MAJORITY, "ballots",
+                       audience=HOST_ONLY)
 
 
 def _first_row(raw: RawSubmission, section: str) -> Mapping[str, str]:
