@@ -6,9 +6,9 @@ the hidden state. A designer adds one with ``@strategy("name", "game-id")``.
 """
 from __future__ import annotations
 
-from .core.rng import Rng
-from .core.types import RawSubmission
-from .simulate import PlayerView, strategy
+from ..core.rng import Rng
+from ..core.types import RawSubmission
+from ..simulate import PlayerView, strategy
 
 TMR_ROOM_FOR_RESIDUE = {0: "Null", 1: "Solitary", 2: "Duel"}
 
@@ -99,3 +99,6 @@ def skeld_greedy(view: PlayerView, rng: Rng) -> RawSubmission:
         rows.append({"move_to": "", "toe_step": "", "activate_room": room, "energy": energy, "disable_room": "",
                      "item": "", "item_2": ""})
     return {"crew": rows}
+
+
+from . import skeld  # noqa: E402,F401  (registers the game's strategies)
