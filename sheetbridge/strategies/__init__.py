@@ -101,4 +101,4 @@ def skeld_greedy(view: PlayerView, rng: Rng) -> RawSubmission:
     return {"crew": rows}
 
 
-from . import big_machine, bugcatcher, skeld  # noqa: E402,F401  (registers the games' strategies)
+from . import big_machine, bugcatcher, flickering_lights, skeld  # noqa: E402,F401  (registers the games' strategies)
