@@ -127,7 +127,8 @@ def _pregame(view: PlayerView, rng: Rng) -> RawSubmission:
     corners = choices(view, "border", "corner")
     rows = section(view, "central").rows
     return {"central": [{"cell": c} for c in rng.sample(cells, min(rows, len(cells)))],
-            "border": [{"cell": c, "corner": rng.choice(corners)} for c in rng.sample(corner_cells, rows)],
+            "border": [{"cell": c, "corner": rng.choice(corners)}
+                       for c in rng.sample(corner_cells, min(rows, len(corner_cells)))],
             "bids": [{f.name: "0" for f in section(view, "bids").fields}]}
 
 

@@ -75,9 +75,12 @@ def flickering_painter(view: PlayerView, rng: Rng) -> RawSubmission:
     if has(view, "mediator"):
         if fog:
             return {"mediator": [{"red_space": FOG_AIM[0], "blue_space": FOG_AIM[1]}]}
-        red, blue = _squares(choices(view, "mediator", "red_space")), _squares(choices(view, "mediator", "blue_space"))
-        return {"mediator": [{"red_space": sq_name(_best(red, red, 1, set(), rng)),
-                              "blue_space": sq_name(_best(blue, blue, 1, set(), rng))}]}
+        picks = {}
+        for name in ("red_space", "blue_space"):
+            own = _squares(choices(view, "mediator", name))
+            best = _best(own, own, 1, set(), rng)
+            picks[name] = sq_name(best) if best else ""
+        return {"mediator": [picks]}
     out: RawSubmission = {}
     if has(view, "spaces"):
         rows = section(view, "spaces").rows
