@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from ..core.rng import Rng
 from ..core.types import RawSubmission
 from ..games.bugcatcher import (DIRS, ENERGY, BugcatcherBoard, MissionPresented, NextNodes, NodeMarker,
-                                StartingNode, blocked_fine, fine_of, parse_cell, shape_variants)
+                                StartingNode, blocked_fine, fine_of, shape_variants)
 from ..simulate import PlayerView, strategy
 from ._view import choices, has, section
 
