@@ -12,7 +12,8 @@ from .new import parse_option_pairs
 @click.option("--players", default=None, help='Names ("Ann,Bo,Cy") or a count; default: the designed count.')
 @click.option("--seed", default="1", show_default=True, help="The same seed gives the same report.")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
-              help="Strategy per seat, repeated and cycled (random, greedy...); default: random.")
+              help="Strategy per seat, repeated and cycled (random, or the game's own: greedy, collector, "
+                   "pathfinder, builder, painter); default: random.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A host option for every game.")
 @click.option("--option-games", default=200, show_default=True,
               help="Games replayed per other value of each host option, to see which ones change the winners.")
