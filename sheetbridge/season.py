@@ -11,6 +11,7 @@ a compare-and-set on the record's revision.
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -19,8 +20,8 @@ from .core import integrity
 from .core.errors import ConfigError, LedgerError, SheetbridgeError, UsageError, WorkbookError
 from .core.ledger import LedgerRow
 from .core.match import Match
-from .core.season import (GAMES_COLUMNS, STANDINGS_COLUMNS, GameSummary, PostResult, Season, games_table, post,
-                          standings)
+from .core.season import (GAMES_COLUMNS, STANDINGS_COLUMNS, GameSummary, PostResult, Season, SeasonError,
+                          games_table, post, standings)
 from .sheets import layout as L
 from .sheets.model import TabData
 from .sheets.store import MASTER, Store
@@ -172,7 +173,11 @@ def add_game(season_store: Store, game_store: Store, location: str = "") -> Post
         ld = load_season(season_store)
         with game_store.lock("season add"):
             game = load(game_store)
-        result = post(ld.season, summarize(game.match), location)
+        try:
+            result = post(ld.season, summarize(game.match), location)
+        except SeasonError as e:   # its fixes name the game's folder, which the season's command knows
+            raise SeasonError(str(e).replace("GAME_FOLDER", shlex.quote(location) if location else "GAME_FOLDER")) \
+                from None
         if result.changed:
             save_season(ld)
     return result
