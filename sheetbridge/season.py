@@ -191,6 +191,14 @@ def eliminate(season_store: Store, player: str, after: str = "") -> str:
     return f"{player} is out of season {ld.season.name} (after {ld.season.eliminated[player] or 'no game yet'})"
 
 
+def add_player(season_store: Store, player: str, email: str = "", garnets: int = 0) -> None:
+    """A player joining the season (the seam for substitutions): see :meth:`Season.add_player`."""
+    with season_store.lock("season add-player"):
+        ld = load_season(season_store)
+        ld.season.add_player(player, email, garnets)
+        save_season(ld)
+
+
 def accept_ledger_edits(season_store: Store) -> list[str]:
     with season_store.lock("season repair"):
         ld = load_season(season_store, accept_ledger_edits=True)

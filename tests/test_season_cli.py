@@ -133,3 +133,15 @@ def test_frames_from_python():
     assert list(frames["ledger"].columns) == list(COLUMNS["game"]["ledger"])
     assert frames["ledger"].groupby("player")["change"].sum().to_dict() == m.ledger.balances(m.players)
     assert len(frames["facts"]) == len(m.rounds[0].facts)
+
+
+def test_a_player_joins_the_season_and_its_ledger_stays_checked(season):
+    from sheetbridge.season import add_player, load_season, open_season_store
+    folder, game = season
+    store = open_season_store(folder)
+    add_player(store, "Dee", "dee@example.com", 4)
+    s = load_season(store).season
+    assert s.players == ["Ann", "Bo", "Cy", "Dee"] and s.ledger.balance("Dee") == 4
+    ws = openpyxl.load_workbook(folder / "season.xlsx")["Ledger"]
+    assert [c.value for c in ws[ws.max_row]][2:6] == ["Dee", 4, "season opening balance", "s9:opening:Dee"]
+    assert "Dee                  4 garnet(s)" in run("season", "status", folder).output

@@ -119,6 +119,18 @@ class Season:
     def tokens(self, player: str) -> int:
         return sum(g.tokens.get(player, 0) for g in self.games)
 
+    def add_player(self, player: str, email: str = "", garnets: int = 0) -> None:
+        """A player joining mid-season (a substitute taking a seat): the ledger is keyed by name, so a
+        new name is a new line in the standings; `garnets` is booked as their opening row."""
+        if any(p.casefold() == player.casefold() for p in self.players):
+            raise UsageError(f"{player!r} is already a player of season {self.name}")
+        self.players.append(player)
+        if email:
+            self.emails[player] = email
+        if garnets:
+            self.ledger.append([LedgerRow(self.name, 0, player, int(garnets), "season opening balance",
+                                          f"{self.name}:opening:{player}")])
+
     def eliminate(self, player: str, after: str = "") -> None:
         """Mark `player` out of the season (after a Death Match the host ran); no garnets move."""
         if player not in self.players:
