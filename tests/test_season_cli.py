@@ -36,6 +36,7 @@ def season(tmp_path):
     res = run("new", "three-modular-rooms", "--season", tmp_path / "season", "--out", game, "--seed", "4",
               "--option", "rounds=1")
     assert "Created Three Modular Rooms for 3 players" in res.output
+    assert "Opening garnets from the season in" in res.output and "Ann 7, Bo 7, Cy 7." in res.output
     refused = run("season", "add", tmp_path / "season", game, ok=False)
     assert refused.exit_code == 2 and refused.output.strip() == (
         "error: three-modular-rooms-4 has not ended (round 1 is open); run `sheetbridge season add` when it has")

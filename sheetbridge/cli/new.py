@@ -98,6 +98,10 @@ def command(game_id, players, out, seed, garnets, options, google, force, season
         click.echo(f"warning: {res.replaced_note}")
     elif existed and not res.removed and not res.replaced:
         click.echo("Replaced the old game: the new one overwrote all its files.")
+    if season:
+        click.echo(f"Opening garnets from the season in {season}: "
+                   + ", ".join(f"{p.name} {p.garnets}" for p in plist)
+                   + f". When the game ends: `sheetbridge season add {season} {out}`.")
     click.echo(f"Host master: {res.files['master']} (share it with no one).")
     click.echo("Send each player their own file; when they have submitted, run "
                f"`sheetbridge status {out}` and `sheetbridge resolve {out} --dry-run`.")
