@@ -60,7 +60,10 @@ def command(game_id, players, out, seed, garnets, options, google, force, season
     from ..orchestrator import new_game, parse_players
     from ..sheets.store import NEW_PROGRESS_FILE
     from ..sheets.xlsx import XlsxStore
-    plist = _season_players(season, players, garnets) if season else parse_players(players or "", garnets)
+    if not season and not players:   # required unless a season names them: click's own message
+        ctx = click.get_current_context()
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "players"))
+    plist = _season_players(season, players, garnets) if season else parse_players(players, garnets)
     existed = (out / "master.xlsx").exists() or (out / "sheetbridge.json").exists()
     if existed:
         if not force:
