@@ -126,7 +126,8 @@ def load_season(store: Store, *, accept_ledger_edits: bool = False) -> LoadedSea
 def season_tabs(ld: LoadedSeason) -> dict[str, TabData]:
     s = ld.season
     record = integrity.seal({"season": s.to_json(), "revision": ld.revision + 1, "store": ld.store.export_cache()})
-    ledger = [list(integrity.HEADER)] + [r.as_list() + [c] for r, c in zip(s.ledger.rows, integrity.chain(s.ledger.rows))]
+    rows = s.ledger.rows
+    ledger = [list(integrity.HEADER)] + [r.as_list() + [c] for r, c in zip(rows, integrity.chain(rows))]
     return {
         STANDINGS_TAB: L.key_value_tab(f"Season {s.name}: standings", [list(r.values()) for r in standings(s)],
                                        [c.replace("_", " ") for c in STANDINGS_COLUMNS]),
