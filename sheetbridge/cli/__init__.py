@@ -25,7 +25,7 @@ COMMANDS = {
     "lock": ("lock", "command"), "menu": ("menu", "command"), "new": ("new", "command"),
     "reopen": ("lock", "reopen_command"), "repair": ("repair", "command"), "resolve": ("resolve", "command"),
     "simulate": ("simulate", "command"), "status": ("status", "command"), "undo": ("undo", "command"),
-    "watch": ("watch", "command"),
+    "watch": ("watch", "command"), "season": ("season", "group"), "export": ("export", "command"),
 }
 
 UNREACHABLE = "cannot reach Google (no network?)"

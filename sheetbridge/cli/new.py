@@ -25,9 +25,23 @@ def _who(key: str) -> str:
     return key.split(":", 1)[1] + "'s file" if key.startswith("player:") else f"the {key}"
 
 
+def _season_players(season, players, garnets):
+    """The game's players from the season: its balances are the opening garnets (nothing typed twice)."""
+    from ..core.errors import UsageError
+    from ..orchestrator import PlayerInfo, parse_players
+    from ..season import open_season_store, players_for_game
+    if garnets:
+        raise UsageError("--garnets and --season do not go together: the season's balances are the opening garnets")
+    typed = parse_players(players) if players else []
+    chosen = players_for_game(open_season_store(season, progress=notice), [p.name for p in typed])
+    emails = {p.name: p.email for p in typed if p.email}
+    return [PlayerInfo(p.name, emails.get(p.name, p.email), p.garnets) for p in chosen]
+
+
 @click.command("new")
 @click.argument("game_id", metavar="GAME")
-@click.option("--players", required=True, help='Names, comma-separated; with --google as "Ann <ann@x.org>, ...".')
+@click.option("--players", default=None, help='Names, comma-separated; with --google as "Ann <ann@x.org>, ...". '
+                                             'With --season: default every season player still in.')
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the game (the xlsx files, or the Google game's pointer file).")
 @click.option("--seed", default=None, help="Seed for every random draw of the game (default: a fresh random one, "
@@ -35,16 +49,21 @@ def _who(key: str) -> str:
 @click.option("--garnets", default=0, type=int, help="Each player's garnets at the start (the ledger's opening rows).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A host option (see docs/games).")
 @click.option("--google", is_flag=True, help="Create Google spreadsheets instead of xlsx files.")
+@click.option("--season", "season", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="A season folder: the players still in, with their emails and season balances as opening garnets.")
 @click.option("--force", is_flag=True, help="Replace the game in --out: its files in the folder that the new game "
                                             "does not overwrite are deleted; its Google spreadsheets are listed, "
                                             "not deleted.")
-def command(game_id, players, out, seed, garnets, options, google, force) -> None:
+def command(game_id, players, out, seed, garnets, options, google, force, season) -> None:
     """Create a new game: the host's master workbook and one workbook per player."""
     from ..core.errors import UsageError
     from ..orchestrator import new_game, parse_players
     from ..sheets.store import NEW_PROGRESS_FILE
     from ..sheets.xlsx import XlsxStore
-    plist = parse_players(players, garnets)
+    if not season and not players:   # required unless a season names them: click's own message
+        ctx = click.get_current_context()
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "players"))
+    plist = _season_players(season, players, garnets) if season else parse_players(players, garnets)
     existed = (out / "master.xlsx").exists() or (out / "sheetbridge.json").exists()
     if existed:
         if not force:
@@ -82,6 +101,10 @@ def command(game_id, players, out, seed, garnets, options, google, force) -> Non
         click.echo(f"warning: {res.replaced_note}")
     elif existed and not res.removed and not res.replaced:
         click.echo("Replaced the old game: the new one overwrote all its files.")
+    if season:
+        click.echo(f"Opening garnets from the season in {season}: "
+                   + ", ".join(f"{p.name} {p.garnets}" for p in plist)
+                   + f". When the game ends: `sheetbridge season add {season} {out}`.")
     click.echo(f"Host master: {res.files['master']} (share it with no one).")
     click.echo("Send each player their own file; when they have submitted, run "
                f"`sheetbridge status {out}` and `sheetbridge resolve {out} --dry-run`.")
