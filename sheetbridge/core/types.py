@@ -188,6 +188,10 @@ class Option:
     help: str
     choices: tuple[Any, ...] = ()
     ruling: str = ""  # e.g. "A3"
+    # What changing it changes, for designers (the balance report labels it): "rule" (how the game
+    # plays), "content" (what is played on: a different board or grid, not different rules) or
+    # "display" (only what is shown or told; random players play the same games).
+    kind: str = "rule"
 
     def parse(self, text: Any) -> Any:
         """Convert the host's cell text to the option's type; ValueError says what is allowed."""
