@@ -223,10 +223,10 @@ def _few_collections() -> Iterator[None]:
 def play_games(game_id: str, players: Sequence[str], games: int, seed: int | str = 1,
                strategies: Sequence[str] = ("random",), options: Mapping[str, Any] | None = None,
                workers: int | None = None, progress: Callable[[int], None] | None = None,
-               cluster: str | None = None) -> pd.DataFrame:
+               cluster: Any = None) -> pd.DataFrame:
     """`games` whole games (seeds "<seed>:<i>"), one row each, in seed order whatever the workers.
 
-    With `cluster` (a Dask scheduler's address) the same chunks of seeds are played on its workers
+    With `cluster` (a Dask scheduler's address, or a ``distributed.Client``) the same chunks of seeds are played on its workers
     instead of local processes: every game is fixed by its own seed, so the rows are the same.
     """
     game = get_game(game_id)

@@ -35,8 +35,21 @@ def _distributed() -> Any:
 
 
 @contextmanager
-def cluster_threads(address: str) -> Iterator[tuple[Any, int]]:
-    """A client of the scheduler at `address` and the worker threads it has now (at least 1)."""
+def connected(cluster: Any) -> Iterator[Any]:
+    """A client of the scheduler at `cluster` (an address), closed afterwards; a client given is kept open."""
+    if not isinstance(cluster, str):
+        yield cluster
+        return
+    with cluster_threads(cluster) as (client, _):
+        yield client
+
+
+@contextmanager
+def cluster_threads(address: Any) -> Iterator[tuple[Any, int]]:
+    """A client of the scheduler at `address` (or the client given) and the worker threads it has now."""
+    if not isinstance(address, str):
+        yield address, max(1, sum(address.nthreads().values()))
+        return
     distributed = _distributed()
     try:
         client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
@@ -61,7 +74,7 @@ def play_chunks_on_cluster(client: Any, chunks: Sequence[tuple], play_chunk: Cal
     threads = max(1, sum(client.nthreads().values()))
     results: list[list[dict] | None] = [None] * len(chunks)
     waiting = deque(range(len(chunks)))
-    running = distributed.as_completed()
+    running = distributed.as_completed(loop=client.loop)
     index: dict[str, int] = {}
 
     def submit_next() -> None:

@@ -162,14 +162,15 @@ def balance_report(game_id: str, players: Sequence[str], games: int, seed: int |
     game = get_game(game_id)
     plan = sweep_plan(game, parse_options(game, options or {}), sweep)
     k = min(option_games, games)
-    with _phase(progress, f"{game_id} games", games) as tick:
-        df = play_games(game_id, players, games, seed, strategies, options, workers, tick, cluster)
-    effects = []
-    with _phase(progress, "option values", k * len(plan)) if plan else nullcontext(None) as tick:
-        for opt, value in plan:
-            alt = play_games(game_id, players, k, seed, strategies, {**(options or {}), opt.name: value},
-                             workers, tick, cluster)
-            effects.append(option_effect(opt, value, df, alt, players))
+    with _cluster(cluster) as client:   # one connection for every phase
+        with _phase(progress, f"{game_id} games", games) as tick:
+            df = play_games(game_id, players, games, seed, strategies, options, workers, tick, client)
+        effects = []
+        with _phase(progress, "option values", k * len(plan)) if plan else nullcontext(None) as tick:
+            for opt, value in plan:
+                alt = play_games(game_id, players, k, seed, strategies, {**(options or {}), opt.name: value},
+                                 workers, tick, client)
+                effects.append(option_effect(opt, value, df, alt, players))
     n = len(players)
     strat = [strategies[i % len(strategies)] for i in range(n)]
     seat_labels = [f"seat {i + 1} ({players[i]}, {strat[i]})" for i in range(n)]
@@ -180,6 +181,13 @@ def balance_report(game_id: str, players: Sequence[str], games: int, seed: int |
                          _describe(df, players, "score"), _describe(df, players, "garnets"),
                          df["rounds"].value_counts().sort_index().rename_axis("rounds").to_frame("games"),
                          _endings(df), _facts_table(verdict), _options_table(effects), df)
+
+
+def _cluster(cluster: Any) -> ContextManager[Any]:
+    if cluster is None:
+        return nullcontext(None)
+    from .simulate_cluster import connected
+    return connected(cluster)
 
 
 @contextmanager
