@@ -79,7 +79,7 @@ def play_chunks_on_cluster(client: Any, chunks: Sequence[tuple], play_chunk: Cal
 
     def submit_next() -> None:
         i = waiting.popleft()
-        fut = client.submit(play_chunk, chunks[i], pure=False, key=f"sheetbridge-chunk-{i}-{id(results)}")
+        fut = client.submit(play_chunk, chunks[i], pure=False)   # a fresh key each: nothing cached across runs
         index[fut.key] = i
         running.add(fut)
 

@@ -56,3 +56,16 @@ def test_an_unreachable_scheduler_is_one_line_saying_what_to_do(monkeypatch):
     assert res.exit_code != 0 and "Traceback" not in res.output
     err = res.stderr.strip().splitlines()[-1]
     assert err.startswith("error: cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'") and "dask scheduler" in err
+
+
+def test_a_worker_holds_a_few_chunks_whatever_the_number_of_games(cluster):
+    """Memory per worker stays flat: at no time does the scheduler hold more than two chunks per worker
+    thread (in flight or finished and not yet read), however many chunks the games make."""
+    held = []
+
+    def tick(n):
+        held.append(len(cluster.scheduler.tasks))
+    df = play_games("three-modular-rooms", ["A", "B", "C"], 120, seed=4, cluster=cluster.scheduler_address,
+                    progress=tick)
+    assert len(df) == 120 and len(held) == 120           # chunks of 1 game (120 // (4 threads * 16))
+    assert max(held) <= 4 * 2

@@ -10,7 +10,8 @@ from .new import parse_option_pairs
 
 @click.command("simulate")
 @click.argument("game_id", metavar="GAME")
-@click.option("--games", "n_games", default=1000, show_default=True, help="How many whole games.")
+@click.option("--games", "n_games", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="How many whole games.")
 @click.option("--players", default=None, help='Names ("Ann,Bo,Cy") or a count; default: the designed count.')
 @click.option("--seed", default="1", show_default=True, help="The same seed gives the same report.")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
@@ -19,7 +20,7 @@ from .new import parse_option_pairs
 @click.option("--options", "sweep", default=None, metavar="all|NAME[=VALUE],...",
               help="Compare other host option values with the chosen ones: all, or a list of names "
                    "(their other values) or NAME=VALUE. Default: none.")
-@click.option("--option-games", default=200, show_default=True,
+@click.option("--option-games", default=200, show_default=True, type=click.IntRange(min=1),
               help="Games played for each option value compared (the first seeds of the run).")
 @click.option("--workers", default=None, type=int, help="Processes (default: up to 2, the cores of this machine).")
 @click.option("--cluster", default=None, metavar="ADDRESS",
