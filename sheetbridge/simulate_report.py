@@ -55,7 +55,7 @@ class BalanceReport:
     data: pd.DataFrame
 
     def title(self) -> str:
-        return (f"{self.game_id}: {self.games} games, {len(self.players)} players, seed {self.seed}, "
+        return (f"{self.game_id}: {self.games:,} games, {len(self.players)} players, seed {self.seed}, "
                 f"strategies {', '.join(self.strategies)}")
 
     def verdict_lines(self) -> list[str]:

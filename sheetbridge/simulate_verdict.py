@@ -285,21 +285,22 @@ def _text(value: Any) -> str:
 
 def verdict_lines(v: Verdict, option_games: int) -> list[str]:
     """The verdict in words, one answer a line, each starting with what it answers."""
-    return [_seats_line(v), _strategies_line(v), *_options_lines(v, option_games), *_facts_lines(v)]
+    return [*_seats_lines(v), _strategies_line(v), *_options_lines(v, option_games), *_facts_lines(v)]
 
 
-def _seats_line(v: Verdict) -> str:
+def _seats_lines(v: Verdict) -> list[str]:
     if not v.seats:
-        return "- Seats: no strategy plays two seats, so seats cannot be compared (play one strategy to compare them)."
-    parts = []
+        return ["- Seats: no strategy plays two seats, so seats cannot be compared (play one strategy to compare them)."]
+    lines = []
     for s in v.seats:
-        where = f"{len(s.seats)} {s.strategy} seats win {min(s.win_rates):.3f} to {max(s.win_rates):.3f} " \
+        where = f"{len(s.seats)} seats win {min(s.win_rates):.3f} to {max(s.win_rates):.3f} " \
                 f"(spread {s.spread:.3f}, average {s.average:.3f})"
         if s.balanced:
-            parts.append(f"balanced: {where}; every seat's 95% interval holds the average")
+            lines.append(f"- Seats ({s.strategy}): balanced: {where}; every seat's 95% interval holds the average.")
         else:
-            parts.append(f"NOT balanced: {where}; outside their 95% interval: {', '.join(s.outliers)}")
-    return "- Seats: " + "; ".join(parts) + "."
+            lines.append(f"- Seats ({s.strategy}): NOT balanced: {where}; outside their 95% interval: "
+                         f"{', '.join(s.outliers)}.")
+    return lines
 
 
 def _strategies_line(v: Verdict) -> str:
@@ -349,7 +350,7 @@ def _name(e: OptionEffect) -> str:
 def _facts_lines(v: Verdict) -> list[str]:
     lines = []
     if v.never:
-        lines.append(f"- Never happened in {v.games} games: " + ", ".join(f.label for f in v.never) + ".")
+        lines.append(f"- Never happened in {v.games:,} games: " + ", ".join(f.label for f in v.never) + ".")
     if v.always:
         lines.append("- Happened in every game: " + ", ".join(f.label for f in v.always) + ".")
     return lines

@@ -90,7 +90,7 @@ def test_the_verdict_comes_first_and_names_what_is_known():
     lines = rep.text().splitlines()
     assert lines[:2] == [rep.title(), "Verdict"]
     seats, strongest, nothing = lines[2], lines[3], lines[4]
-    assert seats.startswith("- Seats: balanced: 2 random seats win")
+    assert seats.startswith("- Seats (random): balanced: 2 seats win")
     assert strongest.startswith("- Strongest strategy: random, ahead of forfeit-test by +")
     assert "a clear lead); weakest: forfeit-test." in strongest
     v = rep.verdict
@@ -164,4 +164,4 @@ def test_the_same_seed_gives_the_same_report_and_the_html_starts_with_the_verdic
     _cli("three-modular-rooms", "--games", "16", "--players", "3", "--seed", "5", "--workers", "1",
          "--html", str(out))
     page = out.read_text()
-    assert page.index("<ul id='verdict'><li>Seats: ") < page.index("<img") < page.index("By strategy")
+    assert page.index("<ul id='verdict'><li>Seats (random): ") < page.index("<img") < page.index("By strategy")
