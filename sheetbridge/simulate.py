@@ -226,8 +226,8 @@ def play_games(game_id: str, players: Sequence[str], games: int, seed: int | str
                cluster: Any = None) -> pd.DataFrame:
     """`games` whole games (seeds "<seed>:<i>"), one row each, in seed order whatever the workers.
 
-    With `cluster` (a Dask scheduler's address, or a ``distributed.Client``) the same chunks of seeds are played on its workers
-    instead of local processes: every game is fixed by its own seed, so the rows are the same.
+    With `cluster` (a Dask scheduler's address, or a ``distributed.Client``) the same chunks of seeds
+    are played on its workers instead of local processes: every game is fixed by its own seed, so the rows are the same.
     """
     game = get_game(game_id)
     parse_options(game, options or {})

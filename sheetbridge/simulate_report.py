@@ -106,7 +106,8 @@ def _plain(x: Any) -> Any:
 
 # ------------------------------------------------------------ playing and summarising
 
-def sweep_plan(game: GameRules, chosen: Mapping[str, Any], which: str | Sequence[str] | None) -> list[tuple[Option, Any]]:
+def sweep_plan(game: GameRules, chosen: Mapping[str, Any],
+               which: str | Sequence[str] | None) -> list[tuple[Option, Any]]:
     """The (option, value) pairs to compare: none unless asked; "all" is every other value of every
     option that has a list of values (or is true/false); a name is that option's other values;
     "name=value" is that value."""

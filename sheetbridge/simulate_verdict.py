@@ -131,7 +131,8 @@ class Verdict:
 
 # ------------------------------------------------------------ computing them
 
-def seat_balance(df: pd.DataFrame, seat_labels: Sequence[str], strategy_of: Sequence[str]) -> tuple[SeatBalance, ...]:
+def seat_balance(df: pd.DataFrame, seat_labels: Sequence[str],
+                 strategy_of: Sequence[str]) -> tuple[SeatBalance, ...]:
     """For each strategy played by two seats or more: is any seat's win rate off their average?"""
     n = len(df)
     out = []
@@ -290,7 +291,8 @@ def verdict_lines(v: Verdict, option_games: int) -> list[str]:
 
 def _seats_lines(v: Verdict) -> list[str]:
     if not v.seats:
-        return ["- Seats: no strategy plays two seats, so seats cannot be compared (play one strategy to compare them)."]
+        return ["- Seats: no strategy plays two seats, so seats cannot be compared "
+                "(play one strategy to compare them)."]
     lines = []
     for s in v.seats:
         where = f"{len(s.seats)} seats win {min(s.win_rates):.3f} to {max(s.win_rates):.3f} " \

@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from sheetbridge.cli import main
+from sheetbridge.core.game import games
 from sheetbridge.simulate import balance_report, strategy
 from sheetbridge.simulate_verdict import seat_balance
 
@@ -165,3 +166,16 @@ def test_the_same_seed_gives_the_same_report_and_the_html_starts_with_the_verdic
          "--html", str(out))
     page = out.read_text()
     assert page.index("<ul id='verdict'><li>Seats (random): ") < page.index("<img") < page.index("By strategy")
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_an_option_marked_display_changes_no_game_of_random_players(game_id):
+    """The kinds are checked against the games: a display option only changes what is shown or told,
+    so random players (who read nothing) play exactly the same games under either value."""
+    game = games()[game_id]
+    shown = [o.name for o in game.spec.options if o.kind == "display"]
+    assert shown, f"{game_id} has no display option"
+    players = [f"P{i + 1}" for i in range(game.spec.recommended_players or game.spec.min_players)]
+    rep = balance_report(game_id, players, games=3, seed=2, workers=1, option_games=3, sweep=shown)
+    assert {e.option for e in rep.verdict.options} == set(shown)
+    assert [e.option for e in rep.verdict.options if not e.identical] == []

@@ -340,7 +340,8 @@ SPEC = GameSpec(
     summary="Hidden teams and roles each round; claim squares of an 8x8 grid for a team you only half know.",
     options=(
         Option("row_one", "top", "Where row 1 is drawn on boards: top (spreadsheet style) or bottom "
-               "(chess style). Display only; A1 is always column A, row 1.", ("top", "bottom"), "A1", kind="display"),
+               "(chess style). Display only; A1 is always column A, row 1.", ("top", "bottom"), "A1",
+               kind="display"),
         Option("distance", "manhattan", "How 'within X spaces' is measured: orthogonal steps (manhattan) "
                "or king moves (chebyshev).", ("manhattan", "chebyshev"), "A2"),
         Option("tie_keeps", "after_flip", "In an equal-X tie a square keeps its colour as it is after the "
@@ -382,7 +383,8 @@ SPEC = GameSpec(
         Option("reveal_roles_at_end", False, "At the end of the game publish every round's roles with "
                "the alignments.", ruling="A35", kind="display"),
         Option("reveal_play_at_end", False, "At the end of the game publish every round's space values, "
-               "flips and everyone's submissions as applied (Round 4 replacements included).", ruling="A35", kind="display"),
+               "flips and everyone's submissions as applied (Round 4 replacements included).", ruling="A35",
+               kind="display"),
         Option("white_missing_penalty", 0, "Points the White player loses in a round where they leave out "
                "(or give an unusable) red or blue space; never below 0 for the round (0: no penalty, as in "
                "the ruleset).", ruling="A32"),

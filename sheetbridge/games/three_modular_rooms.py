@@ -100,7 +100,8 @@ SPEC = GameSpec(
                ruling="A26"),
         Option("final_round_card_purchase", "reject", "A card bought in the final round is rejected "
                "(not charged) or allowed.", ("reject", "allow"), "A26"),
-        Option("announce_buyer", False, "Name the buyer in the card-purchase announcement.", ruling="A26", kind="display"),
+        Option("announce_buyer", False, "Name the buyer in the card-purchase announcement.", ruling="A26",
+               kind="display"),
         Option("unaffordable_purchases", "reject_all", "Purchases costing more than the balance are all "
                "rejected, or accepted in listed order while affordable.", ("reject_all", "in_listed_order"),
                "A26"),
