@@ -228,15 +228,36 @@ def _outcome_columns(df: pd.DataFrame, n: int) -> list[str]:
     return cols + [f"{k}:{i}" for i in range(n) for k in ("score", "garnets", "won", "ec")]
 
 
-def _figures(base: pd.DataFrame, alt: pd.DataFrame, players: Sequence[str]) -> list[tuple[Figure, float]]:
+def _figures(base: pd.DataFrame, alt: pd.DataFrame,
+             players: Sequence[str]) -> list[tuple[Figure, float]]:
     """Each outcome figure compared, with the sum of its two per-game variances."""
     out = []
     for i, p in enumerate(players):
         out.append(_rate_figure(f"seat {i + 1} ({p}) win rate", base[f"won:{i}"], alt[f"won:{i}"]))
         out.append(_rate_figure(f"seat {i + 1} ({p}) EC rate", base[f"ec:{i}"], alt[f"ec:{i}"]))
         out.append(_mean_figure(f"seat {i + 1} ({p}) mean score", base[f"score:{i}"], alt[f"score:{i}"]))
+    out += _strategy_figures(base, alt, len(players))
     out.append(_mean_figure("mean game length (rounds)", base["rounds"], alt["rounds"]))
     return [(f, var) for f, var in out if not math.isnan(f.z)]
+
+
+def _strategy_figures(base: pd.DataFrame, alt: pd.DataFrame, n: int) -> list[tuple[Figure, float]]:
+    """The seats of one strategy together, one average a game (so that the games stay independent):
+    a rule that moves every seat alike shows here sooner than on any one seat."""
+    seats: dict[str, list[int]] = {}
+    for i in range(n):
+        seats.setdefault(str(base[f"strategy:{i}"].iloc[0]), []).append(i)
+    out = []
+    for strat, idx in seats.items():
+        if len(idx) < 2:
+            continue
+        kinds = (("win rate", "won"), ("EC rate", "ec"), ("mean score", "score")) if len(seats) > 1 \
+            else (("mean score", "score"),)   # one strategy: its seats' win and EC rates are fixed by the game
+        for label, col in kinds:
+            cols = [f"{col}:{i}" for i in idx]
+            out.append(_mean_figure(f"{strat} seats' {label}", base[cols].astype(float).mean(axis=1),
+                                    alt[cols].astype(float).mean(axis=1)))
+    return out
 
 
 def _rate_figure(name: str, a: pd.Series, b: pd.Series) -> tuple[Figure, float]:
