@@ -132,8 +132,11 @@ def sweep_plan(game: GameRules, chosen: Mapping[str, Any],
         else:
             values = _other_values(opt, chosen[opt.name])
             if not values:
-                raise UsageError(f"--options: {opt.name} has no list of values; name one, e.g. "
-                                 f"--options {opt.name}={opt.default}")
+                raise UsageError(f"--options: {opt.name} has no list of values; name one other than the "
+                                 f"{chosen[opt.name]!r} played, as --options {opt.name}=VALUE")
+        if values == [chosen[opt.name]]:
+            raise UsageError(f"--options: {opt.name}={text.strip()} is the value every game already plays; "
+                             f"name another to compare with it")
         plan += [(opt, v) for v in values if v != chosen[opt.name]]
     return plan
 

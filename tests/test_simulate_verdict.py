@@ -179,3 +179,16 @@ def test_an_option_marked_display_changes_no_game_of_random_players(game_id):
     rep = balance_report(game_id, players, games=3, seed=2, workers=1, option_games=3, sweep=shown)
     assert {e.option for e in rep.verdict.options} == set(shown)
     assert [e.option for e in rep.verdict.options if not e.identical] == []
+
+
+@pytest.mark.parametrize("asked, said", [
+    ("nope", "error: --options: three-modular-rooms has no option 'nope'; use all or some of: rounds,"),
+    ("rounds", "error: --options: rounds has no list of values; name one other than the 11 played"),
+    ("rounds=11", "error: --options: rounds=11 is the value every game already plays"),
+    ("hide_scope=sideways", "error: --options: option hide_scope: 'sideways' is not allowed; use one of"),
+])
+def test_an_option_asked_for_wrongly_is_one_line_before_any_game(asked, said):
+    res = CliRunner().invoke(main, ["simulate", "three-modular-rooms", "--games", "5", "--options", asked])
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert res.stderr.startswith(said) and len(res.stderr.strip().splitlines()) == 1
+    assert "Playing" not in res.stderr
