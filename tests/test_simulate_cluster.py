@@ -69,3 +69,15 @@ def test_a_worker_holds_a_few_chunks_whatever_the_number_of_games(cluster):
                     progress=tick)
     assert len(df) == 120 and len(held) == 120           # chunks of 1 game (120 // (4 threads * 16))
     assert max(held) <= 4 * 2
+
+
+@pytest.mark.fuzz
+def test_the_same_report_on_4_worker_processes_over_a_thousand_games():
+    """The larger version (pytest -m fuzz): worker processes, so every task and every row crosses a
+    process boundary as it would between machines."""
+    args = dict(games=1000, seed=21, option_games=100, sweep="announce_buyer,cards_consumed")
+    players = [f"P{i + 1}" for i in range(9)]
+    local = balance_report("three-modular-rooms", players, workers=2, **args)
+    with distributed.LocalCluster(n_workers=4, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        remote = balance_report("three-modular-rooms", players, cluster=c.scheduler_address, **args)
+    assert remote.to_json() == local.to_json() and remote.text() == local.text()
