@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass, replace
 from statistics import NormalDist
 from typing import Any, Sequence
@@ -204,7 +205,6 @@ def fact_firing(game: GameRules, df: pd.DataFrame) -> tuple[FactFiring, ...]:
 
 def game_facts(game: GameRules) -> list[type]:
     """The fact classes a game's module defines, in the order it defines them."""
-    import sys
     module = sys.modules[type(game).__module__]
     return [c for c in vars(module).values()
             if isinstance(c, type) and issubclass(c, Fact) and c is not Fact and c.__module__ == module.__name__]
