@@ -7,7 +7,10 @@
 Without --cluster, each run starts a fresh local cluster of `--workers` worker processes (one
 thread each), so a worker's peak resident memory (getrusage's maxrss, read on the worker) is that
 run's alone. A worker holds a few chunks of games at a time whatever the number of games, so its
-peak should stay flat as the games grow tenfold; the client holds one row a game.
+peak should stay nearly flat as the games grow tenfold (what grows a little is Dask's own record of
+finished tasks); the client holds one row a game.
+Measured (2 worker processes, three-modular-rooms, 3 players, a loaded 2-core machine):
+1,000 games 112 MiB a worker, 10,000 games 120 MiB, 30,000 games 132 MiB; 675 client bytes a game.
 """
 from __future__ import annotations
 
