@@ -222,19 +222,26 @@ def _few_collections() -> Iterator[None]:
 
 def play_games(game_id: str, players: Sequence[str], games: int, seed: int | str = 1,
                strategies: Sequence[str] = ("random",), options: Mapping[str, Any] | None = None,
-               workers: int | None = None, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """`games` whole games (seeds "<seed>:<i>"), one row each, in seed order whatever the workers."""
+               workers: int | None = None, progress: Callable[[int], None] | None = None,
+               cluster: Any = None) -> pd.DataFrame:
+    """`games` whole games (seeds "<seed>:<i>"), one row each, in seed order whatever the workers.
+
+    With `cluster` (a Dask scheduler's address, or a ``distributed.Client``) the same chunks of seeds
+    are played on its workers instead of local processes: every game is fixed by its own seed, so the rows are the same.
+    """
     game = get_game(game_id)
     parse_options(game, options or {})
     for name in strategies:
         find_strategy(name, game_id)
     seeds = [f"{seed}:{i}" for i in range(games)]
+    if cluster is not None:
+        from .simulate_cluster import cluster_threads, play_chunks_on_cluster
+        with cluster_threads(cluster) as (client, threads):
+            chunks = _chunks(game_id, players, seeds, strategies, options, threads)
+            rows = play_chunks_on_cluster(client, chunks, _chunk, progress)
+        return _frame(rows)
     workers = workers or min(2, os.cpu_count() or 1)
-    # Chunks small enough that both workers finish together (the last one waits for at most one
-    # chunk), large enough that handing them out costs nothing.
-    size = max(1, min(100, games // (workers * 16)))
-    chunks = [(game_id, list(players), seeds[i:i + size], list(strategies), dict(options or {}))
-              for i in range(0, len(seeds), size)]
+    chunks = _chunks(game_id, players, seeds, strategies, options, workers)
     rows: list[dict] = []
     if workers <= 1 or len(chunks) == 1:
         for c in chunks:
@@ -247,157 +254,21 @@ def play_games(game_id: str, players: Sequence[str], games: int, seed: int | str
                 rows += got
                 if progress:
                     progress(len(c[2]))
+    return _frame(rows)
+
+
+def _chunks(game_id: str, players: Sequence[str], seeds: list[str], strategies: Sequence[str],
+            options: Mapping[str, Any] | None, workers: int) -> list[tuple]:
+    """Consecutive ranges of seeds: small enough that every worker finishes at about the same time
+    (the last one waits for at most one chunk), large enough that handing them out costs nothing."""
+    size = max(1, min(100, len(seeds) // (workers * 16)))
+    return [(game_id, list(players), seeds[i:i + size], list(strategies), dict(options or {}))
+            for i in range(0, len(seeds), size)]
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows).fillna({c: 0 for c in {k for r in rows for k in r if k.startswith("fact:")}})
 
 
-# ------------------------------------------------------------ the balance report
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion.
-
-    >>> [round(x, 3) for x in wilson(50, 100)]
-    [0.404, 0.596]
-    """
-    if n == 0:
-        return (math.nan, math.nan)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-@dataclass
-class BalanceReport:
-    game_id: str
-    players: list[str]
-    games: int
-    seed: str
-    strategies: list[str]
-    by_seat: pd.DataFrame
-    by_strategy: pd.DataFrame
-    scores: pd.DataFrame
-    garnets: pd.DataFrame
-    lengths: pd.DataFrame
-    endings: pd.DataFrame
-    facts: pd.DataFrame
-    options: pd.DataFrame
-    data: pd.DataFrame
-
-    def text(self) -> str:
-        parts = [f"{self.game_id}: {self.games} games, {len(self.players)} players, seed {self.seed}, strategies "
-                 f"{', '.join(self.strategies)}"]
-        for title, df in (("Win and EC rates by seat (95% intervals)", self.by_seat),
-                          ("By strategy", self.by_strategy), ("Scores", self.scores),
-                          ("Garnets at the end", self.garnets), ("Game length (rounds)", self.lengths),
-                          ("Endings", self.endings), ("Events per game (facts)", self.facts),
-                          ("Host options that change the winners", self.options)):
-            if not df.empty:
-                parts += ["", title, df.to_string()]
-        return "\n".join(parts)
-
-
-def _rate_table(df: pd.DataFrame, n_seats: int, key: Callable[[int], str]) -> pd.DataFrame:
-    rows = []
-    for label, seats in _groups(n_seats, key).items():
-        n = len(df) * len(seats)
-        wins = sum(df[f"won:{i}"].sum() for i in seats)
-        ecs = sum(df[f"ec:{i}"].sum() for i in seats)
-        lo, hi = wilson(wins, n)
-        elo, ehi = wilson(ecs, n)
-        rows.append({"": label, "games": n, "win rate": wins / n, "win 95% low": lo, "win 95% high": hi,
-                     "EC rate": ecs / n, "EC 95% low": elo, "EC 95% high": ehi})
-    return pd.DataFrame(rows).set_index("").round(3)
-
-
-def _groups(n: int, key: Callable[[int], str]) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for i in range(n):
-        out.setdefault(key(i), []).append(i)
-    return out
-
-
-def balance_report(game_id: str, players: Sequence[str], games: int, seed: int | str = 1,
-                   strategies: Sequence[str] = ("random",), options: Mapping[str, Any] | None = None,
-                   workers: int | None = None, option_games: int = 200,
-                   progress: Callable[[int], None] | None = None) -> BalanceReport:
-    """Play the games and summarise them: rates per seat and per strategy, distributions, endings,
-    event counts, and how often each host option changes the winners (on the first `option_games`)."""
-    players = list(players)
-    df = play_games(game_id, players, games, seed, strategies, options, workers, progress)
-    n = len(players)
-    strat = {i: strategies[i % len(strategies)] for i in range(n)}
-    by_seat = _rate_table(df, n, lambda i: f"seat {i + 1} ({players[i]}, {strat[i]})")
-    by_strategy = _rate_table(df, n, lambda i: strat[i])
-    scores = pd.DataFrame({players[i]: df[f"score:{i}"] for i in range(n)}).describe().T.round(2)
-    garnets = pd.DataFrame({players[i]: df[f"garnets:{i}"] for i in range(n)}).describe().T.round(2)
-    lengths = df["rounds"].value_counts().sort_index().rename_axis("rounds").to_frame("games")
-    endings = df["ending"].value_counts().rename_axis("ending").to_frame("games")
-    endings["share"] = (endings["games"] / len(df)).round(3)
-    fact_cols = sorted(c for c in df.columns if c.startswith("fact:"))
-    facts = (df[fact_cols].mean().rename(lambda c: c[5:]).to_frame("per game").round(2)
-             if fact_cols else pd.DataFrame())
-    opts = _option_effects(game_id, players, min(option_games, games), seed, strategies, options, workers, df)
-    return BalanceReport(game_id, players, games, str(seed), list(strategies), by_seat, by_strategy, scores,
-                         garnets, lengths, endings, facts, opts, df)
-
-
-def _option_effects(game_id: str, players: Sequence[str], k: int, seed: int | str, strategies: Sequence[str],
-                    options: Mapping[str, Any] | None, workers: int | None, base: pd.DataFrame) -> pd.DataFrame:
-    game = get_game(game_id)
-    chosen = parse_options(game, options or {})
-    rows = []
-    if k <= 0:
-        return pd.DataFrame()
-    for opt in game.spec.options:
-        values = list(opt.choices) if opt.choices else ([not chosen[opt.name]] if isinstance(opt.default, bool)
-                                                        else [])
-        for value in values:
-            if value == chosen[opt.name]:
-                continue
-            alt = play_games(game_id, players, k, seed, strategies, {**(options or {}), opt.name: value}, workers)
-            changed = int((alt["winners"] != base["winners"].iloc[:k]).sum())
-            rows.append({"option": opt.name, "value": str(value).lower() if isinstance(value, bool) else value,
-                         "games": k, "winners changed": changed, "share": round(changed / k, 3)})
-    return pd.DataFrame(rows).set_index(["option", "value"]) if rows else pd.DataFrame()
-
-
-def html_report(rep: BalanceReport) -> str:
-    """A self-contained HTML page: the tables, and plots where a designer would rather look."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    def png(fig) -> str:
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
-        plt.close(fig)
-        return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
-
-    n = len(rep.players)
-    fig, ax = plt.subplots(figsize=(7, 3))
-    seat = rep.by_seat
-    ax.bar(range(len(seat)), seat["win rate"], yerr=[seat["win rate"] - seat["win 95% low"],
-                                                     seat["win 95% high"] - seat["win rate"]], capsize=3)
-    ax.axhline(1 / n, color="grey", linestyle="--", linewidth=1)
-    ax.set_xticks(range(len(seat)), [s.split(" (")[0] for s in seat.index], rotation=45)
-    ax.set_ylabel("win rate")
-    ax.set_title("Win rate by seat (dashed: a fair share)")
-    wins = png(fig)
-    fig, ax = plt.subplots(figsize=(7, 3))
-    ax.boxplot([rep.data[f"score:{i}"].dropna() for i in range(n)], showfliers=False)
-    ax.set_xticks(range(1, n + 1), rep.players, rotation=45)
-    ax.set_title("Final scores by seat")
-    scores = png(fig)
-    tables = "".join(f"<h2>{t}</h2>{df.to_html(border=0)}" for t, df in (
-        ("Win and Elimination Candidate rates by seat (95% Wilson intervals)", rep.by_seat),
-        ("By strategy", rep.by_strategy), ("Final scores", rep.scores), ("Garnets at the end", rep.garnets),
-        ("Game length", rep.lengths), ("Endings and tie-break paths", rep.endings),
-        ("Events per game (facts)", rep.facts), ("Host options that change the winners", rep.options))
-        if not df.empty)
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{rep.game_id} balance</title>"
-            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}table{border-collapse:collapse}"
-            "td,th{padding:2px 8px;text-align:right}tr:nth-child(even){background:#f3f3f3}</style></head><body>"
-            f"<h1>{rep.game_id}: balance over {rep.games} games</h1>"
-            f"<p>{n} players ({', '.join(rep.players)}), strategies {', '.join(rep.strategies)}, seed {rep.seed}. "
-            "The same seed gives the same report.</p>"
-            f"<img src='{wins}' alt='win rate by seat'><img src='{scores}' alt='scores by seat'>{tables}</body></html>")
+# The balance report lives beside this module; its names stay importable from here.
+from .simulate_report import BalanceReport, balance_report, html_report, wilson  # noqa: E402,F401

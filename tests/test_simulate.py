@@ -19,14 +19,14 @@ def test_the_same_seed_gives_the_same_games_with_any_number_of_workers():
 
 def test_rates_come_from_the_games_played():
     rep = balance_report("three-modular-rooms", PLAYERS, games=30, seed=2, strategies=["random", "greedy"],
-                         workers=1, option_games=5)
+                         workers=1, option_games=5, sweep="all")
     df = rep.data
     # Seat 1 plays random: its win rate is the share of games whose winners include A.
     assert rep.by_seat["win rate"].iloc[0] == pytest.approx(round(sum("A" in w for w in df["winners"]) / 30, 3))
     assert rep.by_seat["games"].tolist() == [30, 30, 30]
     assert rep.by_strategy.loc["greedy", "games"] == 30 and rep.by_strategy.loc["random", "games"] == 60
     assert rep.lengths["games"].sum() == 30 and rep.endings["games"].sum() == 30
-    assert rep.facts.loc["CardPlayed", "per game"] == 3 * 11      # one card a player a round
+    assert rep.facts.loc["card played", "per game"] == 3 * 11      # one card a player a round
     assert {"two_ignore_timing", "hide_scope"} <= set(rep.options.index.get_level_values(0))
     page = html_report(rep)
     assert page.count("data:image/png;base64,") == 2 and "By strategy" in page
@@ -52,7 +52,7 @@ def test_wilson_interval_by_hand():
 def test_simulate_command_prints_the_report(tmp_path):
     out = tmp_path / "r.html"
     res = CliRunner().invoke(main, ["simulate", "three-modular-rooms", "--games", "6", "--players", "3",
-                                    "--strategy", "greedy", "--option-games", "0", "--workers", "1",
+                                    "--strategy", "greedy", "--workers", "1",
                                     "--html", str(out)])
     assert res.exit_code == 0, res.output
     assert "Win and EC rates by seat" in res.output and out.read_text().startswith("<!doctype html>")

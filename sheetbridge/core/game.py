@@ -29,6 +29,9 @@ class GameRules(ABC):
     """Base class of a game module's rules. Subclasses set ``spec``."""
 
     spec: GameSpec
+    # The words reports use for a fact class (by class name) where its name split into words would
+    # not read well; the rest are named by splitting ("ActionStep": "action step").
+    fact_names: Mapping[str, str] = {}
 
     # ---- setup -----------------------------------------------------------
     @abstractmethod

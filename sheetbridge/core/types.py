@@ -180,6 +180,9 @@ def _find_row(section: Section, text: str) -> int | None:
     return None
 
 
+OPTION_KINDS = ("rule", "content", "display")
+
+
 @dataclass(frozen=True)
 class Option:
     """A host option: a named switch where hosts could disagree (the rulings' A-numbers)."""
@@ -188,6 +191,14 @@ class Option:
     help: str
     choices: tuple[Any, ...] = ()
     ruling: str = ""  # e.g. "A3"
+    # What changing it changes, for designers (the balance report labels it): "rule" (how the game
+    # plays), "content" (what is played on: a different board or grid, not different rules) or
+    # "display" (only what is shown or told; random players play the same games).
+    kind: str = "rule"
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {', '.join(OPTION_KINDS)}")
 
     def parse(self, text: Any) -> Any:
         """Convert the host's cell text to the option's type; ValueError says what is allowed."""

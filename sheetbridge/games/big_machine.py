@@ -121,7 +121,7 @@ SPEC = GameSpec(
             "their machine's connectors.",
     options=(
         Option("teams", "", "Pairs as 'Player+Guest; Player+Guest' (player first). Anyone not named is "
-               "paired in roster order, the first of each pair being the player.", ruling="A1"),
+               "paired in roster order, the first of each pair being the player.", ruling="A1", kind="content"),
         Option("overspend", "zero", "Bid + power-up above the cogs held: both become 0, or clamp (lower "
                "the power-up, then the bid).", ("zero", "clamp"), "A17"),
         Option("no_winner", "faulty", "When nobody wins a meadow, everyone there installs a faulty part, or "
@@ -140,10 +140,10 @@ SPEC = GameSpec(
         Option("pay_guests", True, "Guests also receive the garnets per 2 points.", ruling="A13"),
         Option("cross_team_trades", True, "Cogs may be given to members of other teams.", ruling="A16"),
         Option("share_notices", False, "Each teammate's personal notices, bids and cog balance are also "
-               "shown to the other teammate.", ruling="A19"),
+               "shown to the other teammate.", ruling="A19", kind="display"),
         Option("public_layouts", True, "Starting meadows, and so every team's empty machine, are public from "
                "meadow selection; off: only the team knows them (positions from round 1 are public either way). "
-               "Parts are never public before the end.", ruling="A24"),
+               "Parts are never public before the end.", ruling="A24", kind="display"),
     ),
     tables=(
         TableSpec(NODES_TABLE, "half_nodes.csv",

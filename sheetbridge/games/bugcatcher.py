@@ -85,11 +85,11 @@ SPEC = GameSpec(
             "complete missions and collect fireflies.",
     options=(
         Option("rounds", 7, "Number of rounds after the pregame (R27).", ruling="A43"),
-        Option("columns", 6, "Board columns, lettered A.. left to right (R3).", ruling="A1"),
-        Option("rows", 5, "Board rows, numbered 1.. top to bottom (R3).", ruling="A1"),
+        Option("columns", 6, "Board columns, lettered A.. left to right (R3).", ruling="A1", kind="content"),
+        Option("rows", 5, "Board rows, numbered 1.. top to bottom (R3).", ruling="A1", kind="content"),
         Option("blocked_cells", "", "Cells that are not gray squares, e.g. 'C3, D4': no central node starts "
                "in one or moves into one (such a move fails like a move off the board); border nodes are not "
-               "affected. Blank: every cell is usable.", ruling="A36"),
+               "affected. Blank: every cell is usable.", ruling="A36", kind="content"),
         Option("start_nodes_claimed", True, "Every node's start point counts as claimed from step 0, "
                "so a path onto any node (own or another's) is a case-1 collision.", ruling="A8"),
         Option("crossing_before_arrival", True, "Crossings (cases 3/4) are checked at the half-step, before "
@@ -123,14 +123,14 @@ SPEC = GameSpec(
         Option("pregame_mode", "strict", "Pass k uses each player's k-th entry (strict), or their best "
                "entry still free (next_available).", ("strict", "next_available"), "A27"),
         Option("public_node_colors", False, "Colour node markers on the public board (shows swaps).",
-               ruling="A33"),
+               ruling="A33", kind="display"),
         Option("public_step_order", False, "Write each path's step number on the public board.",
-               ruling="A33"),
+               ruling="A33", kind="display"),
         Option("private_breakdown", True, "Private reports include the breakdown (actions, energy, "
                "collisions, paths and mission fireflies); false: the firefly total, nodes and missions only.",
-               ruling="A34"),
+               ruling="A34", kind="display"),
         Option("reveal_all_stats", False, "At the end reveal everyone's missions and collisions, not only "
-               "for players whose tie used them.", ruling="A35"),
+               "for players whose tie used them.", ruling="A35", kind="display"),
     ),
     tables=(
         TableSpec(MISSIONS_TABLE, "missions.csv",

@@ -340,7 +340,8 @@ SPEC = GameSpec(
     summary="Hidden teams and roles each round; claim squares of an 8x8 grid for a team you only half know.",
     options=(
         Option("row_one", "top", "Where row 1 is drawn on boards: top (spreadsheet style) or bottom "
-               "(chess style). Display only; A1 is always column A, row 1.", ("top", "bottom"), "A1"),
+               "(chess style). Display only; A1 is always column A, row 1.", ("top", "bottom"), "A1",
+               kind="display"),
         Option("distance", "manhattan", "How 'within X spaces' is measured: orthogonal steps (manhattan) "
                "or king moves (chebyshev).", ("manhattan", "chebyshev"), "A2"),
         Option("tie_keeps", "after_flip", "In an equal-X tie a square keeps its colour as it is after the "
@@ -353,11 +354,11 @@ SPEC = GameSpec(
         Option("adjacency", "orthogonal", "Demolitionist spaces may not share an edge (orthogonal) or may "
                "not touch at all (eight).", ("orthogonal", "eight"), "A14"),
         Option("grid_red_count", 16, "Red squares (= blue squares) in a generated grid (1-32; at most 28 "
-               "with a diagonal mirror).", ruling="A16"),
+               "with a diagonal mirror).", ruling="A16", kind="content"),
         Option("grid_symmetry", "random", "The symmetry of generated grids: random (seeded among the "
-               "allowed ones) or one of them.", ("random",) + tuple(TRANSFORMS), "A16"),
+               "allowed ones) or one of them.", ("random",) + tuple(TRANSFORMS), "A16", kind="content"),
         Option("diagonal_symmetry", False, "Also allow the two diagonal mirrors (not in the ruleset's "
-               "list).", ruling="A17"),
+               "list).", ruling="A17", kind="content"),
         Option("coordinator_list", "sorted", "Order of the Coordinator's list: sorted by name or a seeded "
                "shuffle; either way unlabelled.", ("sorted", "shuffled"), "A19"),
         Option("connectivity", 4, "Round 3 connected groups: 4 (edges) or 8 (edges and corners).",
@@ -378,11 +379,12 @@ SPEC = GameSpec(
                "first remaining one gets +2/+4 (drop_and_renumber), or each keeps its slot "
                "(drop_keep_slots).", ("drop_and_renumber", "drop_keep_slots"), "A33"),
         Option("publish_counts", False, "Also print red/blue/gray counts under the public grid.",
-               ruling="A35"),
+               ruling="A35", kind="display"),
         Option("reveal_roles_at_end", False, "At the end of the game publish every round's roles with "
-               "the alignments.", ruling="A35"),
+               "the alignments.", ruling="A35", kind="display"),
         Option("reveal_play_at_end", False, "At the end of the game publish every round's space values, "
-               "flips and everyone's submissions as applied (Round 4 replacements included).", ruling="A35"),
+               "flips and everyone's submissions as applied (Round 4 replacements included).", ruling="A35",
+               kind="display"),
         Option("white_missing_penalty", 0, "Points the White player loses in a round where they leave out "
                "(or give an unusable) red or blue space; never below 0 for the round (0: no penalty, as in "
                "the ruleset).", ruling="A32"),

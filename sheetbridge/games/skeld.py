@@ -696,7 +696,8 @@ SPEC = GameSpec(
                "the round they are won.", ruling="A12"),
         Option("urgot_consumed_on_blocked_attempt", False, "Urgot Peraphernalia is used up even when its "
                "attempt hits a disabled room.", ruling="A14"),
-        Option("announce_disables", False, "Name disabled rooms in the public report.", ruling="A15"),
+        Option("announce_disables", False, "Name disabled rooms in the public report.", ruling="A15",
+               kind="display"),
         Option("wiwaxia_transfers", False, "Energy drained by the Wiwaxia goes to its carrier (capped).",
                ruling="A16"),
         Option("toe_requires_real_move", False, "The Take Back Toe step needs a normal move first.",
@@ -717,13 +718,16 @@ SPEC = GameSpec(
                "most pieces held in one of them before the Sequence Values.", ruling="A30"),
         Option("pregame_fallback", "random", "Start cell of a crewmate without a valid one: random (seeded) "
                "or one fixed cell.", ("random",) + START_CELLS, "A33"),
-        Option("reveal_start_positions", False, "Publish the start cells after the pregame.", ruling="A34"),
+        Option("reveal_start_positions", False, "Publish the start cells after the pregame.", ruling="A34",
+               kind="display"),
         Option("reveal_activator_crewmate", False, "Name the activating crewmate, not only the player.",
-               ruling="A36"),
+               ruling="A36", kind="display"),
         Option("reveal_failure_reasons", False, "Tell a player why their own attempt failed (tie, disable, "
-               "Urgot, outbid).", ruling="A37"),
-        Option("public_garnets", False, "Publish cap purchases in the public report.", ruling="A39"),
-        Option("endgame_full_reveal", False, "Publish every inventory at the end of the MM.", ruling="(c)"),
+               "Urgot, outbid).", ruling="A37", kind="display"),
+        Option("public_garnets", False, "Publish cap purchases in the public report.", ruling="A39",
+               kind="display"),
+        Option("endgame_full_reveal", False, "Publish every inventory at the end of the MM.", ruling="(c)",
+               kind="display"),
     ),
     tables=(TableSpec(BOARD_TABLE, "board.csv",
                       "The 7x7 ship (A1): a header row, then 7 rows of a row number and 7 room labels: "

@@ -92,7 +92,7 @@ SPEC = GameSpec(
         Option("empty_room_policy", "zero_included", "An empty room scores 0 and takes part in the "
                "comparison, or is left out.", ("zero_included", "excluded"), "A22"),
         Option("announce_nonsubmission", False, "Name the players who did not submit in the public post.",
-               ruling="A24"),
+               ruling="A24", kind="display"),
         Option("invalid_submission_policy", "treat_as_missing", "An invalid card or room is replaced at "
                "random, or resolution stops until the host fixes the sheet.",
                ("treat_as_missing", "hold_for_host"), "A25"),
@@ -100,14 +100,15 @@ SPEC = GameSpec(
                ruling="A26"),
         Option("final_round_card_purchase", "reject", "A card bought in the final round is rejected "
                "(not charged) or allowed.", ("reject", "allow"), "A26"),
-        Option("announce_buyer", False, "Name the buyer in the card-purchase announcement.", ruling="A26"),
+        Option("announce_buyer", False, "Name the buyer in the card-purchase announcement.", ruling="A26",
+               kind="display"),
         Option("unaffordable_purchases", "reject_all", "Purchases costing more than the balance are all "
                "rejected, or accepted in listed order while affordable.", ("reject_all", "in_listed_order"),
                "A26"),
         Option("hide_scope", "all_rooms", "Hiding replaces every name with counts, or hides only the buyer.",
                ("all_rooms", "buyer_only"), "A27"),
         Option("private_round_points", True, "Tell each player privately the points gained this round.",
-               ruling="A29"),
+               ruling="A29", kind="display"),
         Option("missing_player_counts_for_opal", True, "Players who did not submit count for the opal "
                "challenge.", ruling="A30"),
         Option("ec_garnet_tiebreak", "fewest_goes", "Among tied losers with no vote majority, the fewest "
