@@ -83,7 +83,7 @@ def refusal(key: str, location: str, rect: Rect | None, identities: Mapping[str,
     if owner is not None:
         what = f"is {owner_name(owner)}'s file" if owner.startswith("player:") else "is the public board's file"
     elif rect is None:
-        what = "has no Identity tab: it is not this game's file"
+        what = "has no Identity tab: it is not this game's file (or the tab was deleted)"
     else:
         what = "is another game's file (or its Identity tab was changed)"
     return f"{where(location)} {what}"
