@@ -1035,7 +1035,8 @@ def _replace_foreign(ld: Loaded, st: BookState, tabs: Mapping[str, TabData], not
         notes.append(f"{st.error}: it was moved aside into broken/ and {who}'s file was drawn anew")
         return Write(st.key, st.location, dict(tabs), create=True)
     others = [t for t in ld.store.open(st.key, st.location).tab_names() if t not in tabs]
-    notes.append(f"{st.error}: it was overwritten with {who}'s file" + (f" and its other tabs removed" if others else ""))
+    removed = " and its other tabs removed" if others else ""
+    notes.append(f"{st.error}: it was overwritten with {who}'s file{removed}")
     return Write(st.key, st.location, dict(tabs), remove=others)
 
 

@@ -15,7 +15,6 @@ import openpyxl
 import pytest
 
 from sheetbridge import orchestrator as O
-from sheetbridge.core.errors import WorkbookError
 from sheetbridge.identity import IDENTITY_TAB, ForeignFile
 from sheetbridge.sheets import layout as L
 from sheetbridge.sheets.store import BOARD, player_key
