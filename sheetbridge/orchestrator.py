@@ -21,6 +21,7 @@ from .core.errors import (BackendError, ConfigError, GameBusy, LedgerError, Shee
 from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
+from . import identity as ID
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
@@ -107,14 +108,18 @@ class Loaded:
     opened_at: dict[str, str] = field(default_factory=dict)   # round -> when its forms were published (UTC)
     extra: dict[str, Any] = field(default_factory=dict)       # other master tabs read with the game (Control)
     accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
+    identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
         opened = dict(self.opened_at)
         if self.deadline and not self.match.finished:   # only a daily deadline needs it (and no clock otherwise:
             opened.setdefault(str(self.match.round), utc_now())   # the same inputs give the same bytes)
-        return {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
-                "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
+        extra = {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
+                 "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
+        if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
+            extra["identities"] = dict(self.identities)
+        return extra
 
 
 def _tab_names(game_id: str) -> list[str]:
@@ -185,11 +190,13 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
         match.state = match._fresh_state()
     players = [PlayerInfo(p["name"], p.get("email", ""), 0) for p in record["players"]]
     deadline = _read_setting(rects[L.tab_name("config")], "deadline")
-    return Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,
+    ld = Loaded(store, master, match, players, dict(record["locations"]), record.get("board", ""), warnings,
                   int(record.get("revision", 0)), dict(record.get("saved", {})),
                   read_decisions(rects.get(DECISIONS_TAB, [])), list(record.get("handled", [])),
                   record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
                   dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
+    ld.identities = dict(record.get("identities") or {})
+    return ld
 
 
 def _read_setting(rect, key: str) -> str | None:
@@ -297,16 +304,18 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
             say(f"created {what}: {info.location}")
         return info
 
-    infos = {p.name: create(player_key(p.name), f"{game.spec.name}: {p.name}", player_tabs(match, p.name),
+    ids = ID.file_ids(seed, match.name, match.players, ID.book_keys(match.players, board))
+    infos = {p.name: create(player_key(p.name), f"{game.spec.name}: {p.name}",
+                            ID.with_identity(player_tabs(match, p.name), player_key(p.name), ids),
                             f"{p.name}'s file") for p in players}
     locations = {name_: info.location for name_, info in infos.items()}
-    board_info = create(BOARD, f"{game.spec.name}: public board", board_tabs(match, store.embeds_pictures),
-                        "the public board") \
+    board_info = create(BOARD, f"{game.spec.name}: public board",
+                        ID.with_identity(board_tabs(match, store.embeds_pictures), BOARD, ids), "the public board") \
         if board else None
     board_loc = board_info.location if board_info else ""
-    mtabs = master_tabs(match, players, locations, board_loc, store)
+    mtabs = master_tabs(match, players, locations, board_loc, store, record_extra={"identities": ids})
     if store.prepare_write(MASTER, None, mtabs):   # the record then names the master's own sheet ids too
-        mtabs = master_tabs(match, players, locations, board_loc, store)
+        mtabs = master_tabs(match, players, locations, board_loc, store, record_extra={"identities": ids})
     master_info = create(MASTER, f"{game.spec.name}: host master", mtabs, "the host master")
     trashed = store.end_creation()
     for line in trashed:
@@ -424,6 +433,7 @@ class BookState:
     raw: dict | None = None       # the entries typed for the open round (players only)
     stale: bool = False           # the Submission tab still shows another round
     stray: list = field(default_factory=list)   # entries typed outside the boxes (layout.StrayEntry)
+    foreign: bool = False         # another book's identity (identity.py): refused, nothing of it read
 
     @property
     def player(self) -> str:
@@ -447,7 +457,7 @@ def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = T
 
     def fetch(st: BookState):
         try:
-            return ld.store.open(st.key, st.location).read(names if st.key != BOARD else [L.tab_name("board")])
+            return _read_own_book(ld, st, names if st.key != BOARD else [L.tab_name("board")])
         except WorkbookError as e:   # this book's problem, reported on its line; the others are still read
             return e
 
@@ -458,6 +468,7 @@ def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = T
     for p, st, (_, got) in zip(who, states, fetched):
         key = st.key
         out[key] = st
+        st.foreign = isinstance(got, ID.ForeignFile)
         try:
             if isinstance(got, WorkbookError):
                 raise got
@@ -476,11 +487,34 @@ def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = T
     if board and ld.board_location:
         st, (_, got) = states[-1], fetched[-1]
         if isinstance(got, WorkbookError):
-            st.error = str(got)
+            st.error, st.foreign = str(got), isinstance(got, ID.ForeignFile)
         else:
             st.rects = got
         out[BOARD] = st
     return out
+
+
+def _read_own_book(ld: Loaded, st: BookState, tabs: Sequence[str]) -> dict:
+    """The book's tabs, in the same one read as its Identity tab when the game records one: a book
+    with another identity raises ForeignFile, and nothing else read from it is kept."""
+    book = ld.store.open(st.key, st.location)
+    if st.key not in ld.identities:
+        return book.read(tabs)
+    try:
+        rects = book.read(list(tabs) + [ID.IDENTITY_TAB])
+    except WorkbookError as e:
+        # A tab is missing: whose book is it? Another's is refused; our own goes to the usual repair.
+        try:
+            names = book.tab_names()
+            own = book.read([ID.IDENTITY_TAB])[ID.IDENTITY_TAB] if ID.IDENTITY_TAB in names else None
+        except (WorkbookError, NotImplementedError):
+            raise e from None                       # unreadable as a whole: the usual repair applies
+        why = ID.refusal(st.key, st.location, own, ld.identities)
+        raise (ID.ForeignFile(why) if why else e) from None
+    why = ID.refusal(st.key, st.location, rects.pop(ID.IDENTITY_TAB), ld.identities)
+    if why:
+        raise ID.ForeignFile(why)
+    return rects
 
 
 def _marker(rect) -> str:
@@ -493,6 +527,12 @@ def _folder_hint(store: Store) -> str:
 
 
 def _broken_error(ld: Loaded, broken: Sequence[BookState], doing: str) -> WorkbookError:
+    foreign = [b for b in broken if b.foreign]
+    if foreign:
+        others = [b for b in broken if not b.foreign]
+        also = str(_broken_error(ld, others, doing)).split(": ", 1)[1] if others else ""
+        return ID.refused_error(doing, [(b.key, b.location, b.error) for b in foreign], _folder_hint(ld.store),
+                                "also " + also if also else "")
     names = ", ".join(b.player or "the public board" for b in broken)
     details = "; ".join(b.error for b in broken[:3]) + (f"; and {len(broken) - 3} more" if len(broken) > 3 else "")
     who = " ".join(f"--player {b.player}" for b in broken if b.player)
@@ -549,12 +589,16 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
         if shows != ("finished" if m.finished else str(m.round)) or p in redraw:
             tabs[sub] = want[sub]
         if tabs:
-            out.append(Write(st.key, st.location, {n: tabs[n] for n in want if n in tabs}))
+            tabs = {n: tabs[n] for n in want if n in tabs}
+            if len(tabs) == len(want):    # a whole book: its Identity tab too, so it stays one whole write
+                tabs = ID.with_identity(tabs, st.key, ld.identities)
+            out.append(Write(st.key, st.location, tabs))
     st = books.get(BOARD)
     if st is not None and st.rects is not None:
         board = L.tab_name("board")   # (the Picture tab shows the same round: it follows the Board tab)
         if st.rects.get(board) != board_tabs(m)[board].values():
-            out.append(Write(BOARD, st.location, board_tabs(m, ld.store.embeds_pictures)))  # drawn only now
+            out.append(Write(BOARD, st.location, ID.with_identity(board_tabs(m, ld.store.embeds_pictures), BOARD,
+                                                                  ld.identities)))  # drawn only now
     return out
 
 
@@ -722,7 +766,9 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
                                f"`sheetbridge repair {_folder_hint(store)}` re-creates it from the master's record")
         for p in ld.match.players:
             st = books[player_key(p)]
-            if st.error:
+            if st.foreign:   # on its own line, with the fix; nothing of the file was read
+                lines.append(StatusLine(p, f"{st.error}: {ID.fix(st.key, st.location, _folder_hint(store))}", False))
+            elif st.error:
                 lines.append(StatusLine(p, f"cannot read the file: {st.error}", False))
             elif st.stale:
                 lines.append(StatusLine(p, "file shows another round: run resolve to finish publishing", False))
@@ -909,24 +955,34 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
                 raise UsageError(f"{p!r} is not a player of this game; players are {', '.join(m.players)}")
         with_board = (not players) if board is None else board
         books = read_books(ld, names, board=with_board)
-        notes: list[str] = []
+        before = dict(ld.identities)
+        notes = _give_identities(ld, names, with_board and BOARD in books)
         writes: list[Write] = []
         emails = {pi.name: pi.email for pi in ld.players}
         for p in names:
             st = books[player_key(p)]
             prefill, renamed = st.raw, None
-            if st.error:
+            if st.foreign:   # never salvaged: nothing of another's file goes into this one
+                prefill = None
+            elif st.error:
                 prefill, renamed, note = _salvage(ld, p, st)
                 notes.append(note)
-            tabs = player_tabs(m, p, prefill if prefill is not None else _fresh_prefill(ld, p))
+            tabs = ID.with_identity(player_tabs(m, p, prefill if prefill is not None else _fresh_prefill(ld, p)),
+                                    st.key, ld.identities)
+            if st.foreign:
+                writes.append(_replace_foreign(ld, st, tabs, notes))
+                continue
             exists = st.error == "" or renamed is not None or _opens(ld, st)
             writes.append(Write(st.key, st.location, tabs, create=not exists, remove=[renamed] if renamed else []))
         if with_board and BOARD in books:
             st = books[BOARD]
-            writes.append(Write(BOARD, st.location, board_tabs(m, ld.store.embeds_pictures),
-                                create=bool(st.error)))
-            if st.error:
-                notes.append(f"the public board could not be read ({st.error}): re-created")
+            tabs = ID.with_identity(board_tabs(m, ld.store.embeds_pictures), BOARD, ld.identities)
+            if st.foreign:
+                writes.append(_replace_foreign(ld, st, tabs, notes))
+            else:
+                writes.append(Write(BOARD, st.location, tabs, create=bool(st.error)))
+                if st.error:
+                    notes.append(f"the public board could not be read ({st.error}): re-created")
         elif with_board and not ld.board_location:
             notes.append("this game has no public board book")
         written: list[str] = []
@@ -954,9 +1010,34 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
                 if w.remove:
                     book.remove_tabs(w.remove)
                 written.append(w.location)
-        if moved:
+        if moved or ld.identities != before:
             written.append(_commit(ld))
         return RepairResult(written, notes)
+
+
+def _give_identities(ld: Loaded, players: Sequence[str], board: bool) -> list[str]:
+    """A game made before identities: the books repair redraws get theirs now (recorded at its commit)."""
+    m = ld.match
+    keys = [k for k in ID.book_keys(players, board) if k not in ld.identities]
+    if not keys:
+        return []
+    ld.identities.update(ID.file_ids(m.seed, m.name, m.players, keys))
+    return [f"gave {len(keys)} file(s) their identity (a hidden Identity tab, recorded in the master): from now on "
+            "a file saved in another's place is refused by name"]
+
+
+def _replace_foreign(ld: Loaded, st: BookState, tabs: Mapping[str, TabData], notes: list[str]) -> Write:
+    """Redraw a book that held another's file. A file in a folder is moved aside into broken/ (nothing is
+    lost) and drawn anew; a Google spreadsheet is overwritten in place, its other tabs removed, so whoever
+    it is shared with no longer sees the other file's content."""
+    who = ID.owner_name(st.key)
+    if isinstance(ld.store, XlsxStore):
+        notes.append(f"{st.error}: it was moved aside into broken/ and {who}'s file was drawn anew")
+        return Write(st.key, st.location, dict(tabs), create=True)
+    others = [t for t in ld.store.open(st.key, st.location).tab_names() if t not in tabs]
+    removed = " and its other tabs removed" if others else ""
+    notes.append(f"{st.error}: it was overwritten with {who}'s file{removed}")
+    return Write(st.key, st.location, dict(tabs), remove=others)
 
 
 def _opens(ld: Loaded, st: BookState) -> bool:
@@ -1277,6 +1358,9 @@ def reopen_submissions(store: Store, *, request_id: str | None = None,
         if not _is_locked(ld):
             return ResolveResult("nothing", f"round {m.round} is not locked", None, m)
         books = read_books(ld, board=False)
+        foreign = [b for b in books.values() if b.foreign]
+        if foreign:
+            raise _broken_error(ld, foreign, "reopen submissions")
         snapshot = ld.locked["raw"]
         ld.locked = None
         if request_id:

@@ -48,7 +48,8 @@ def test_new_creates_master_and_one_file_per_player(game):
     assert (game / "master.xlsx").exists() and (game / "board.xlsx").exists()
     assert sorted(p.name for p in (game / "players").iterdir()) == ["Ann.xlsx", "Bo.xlsx", "Cy.xlsx"]
     wb = openpyxl.load_workbook(game / "players" / "Ann.xlsx")
-    assert wb.sheetnames == ["Submission", "Results", "Board"]
+    assert wb.sheetnames == ["Submission", "Results", "Board", "Identity"]   # Identity: hidden (issue 25)
+    assert wb["Identity"].sheet_state == "hidden" and wb["Identity"].protection.sheet
     ws = wb["Submission"]
     dvs = [dv.formula1 for dv in ws.data_validations.dataValidation]
     assert '"Null,Solitary,Duel"' in dvs  # the room dropdown

@@ -10,7 +10,9 @@ import pytest
 from sheetbridge.core.facts import visible
 from sheetbridge.core.game import games
 from sheetbridge.orchestrator import PlayerInfo, demo, load
+from sheetbridge.identity import identity_tab
 from sheetbridge.pictures import render_png
+from sheetbridge.sheets.store import BOARD, player_key
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.tabs import board_picture, picture_tab
 
@@ -63,6 +65,9 @@ def test_no_player_file_holds_another_players_secrets(game_id, tmp_path):
     for p in m.players:
         content = file_lines(tmp_path / ld.locations[p])
         files[p] = {"all": content, "form": set()}
+    for p in m.players:   # a file carries its own file id only: nobody can pass a file off as another's
+        others = {fid for key, fid in ld.identities.items() if key != player_key(p)}
+        assert ld.identities[player_key(p)] in files[p]["all"] and not files[p]["all"] & others
     checked = 0
     for p, q, secret in secrets_by_pair(m, files):
         leaked = files[p]["all"] & secret
@@ -72,7 +77,8 @@ def test_no_player_file_holds_another_players_secrets(game_id, tmp_path):
     board = file_lines(tmp_path / "board.xlsx")
     public_cells = {c.text.strip() for b in m.public_report().blocks for row in b.grid for c in row}
     caption = {picture_tab(m).rows[0][0].value}      # the Picture tab's title: "Round 7: the board"
-    extra = board - view_lines(m.public_report()) - public_cells - caption
+    own_identity = {v for row in identity_tab(BOARD, ld.identities[BOARD]).values() for v in row}   # issue 25
+    extra = board - view_lines(m.public_report()) - public_cells - caption - own_identity
     assert not extra, f"the public board holds lines that are not in the public report: {sorted(extra)[:3]}"
     # The board's picture is the one drawn from the public facts alone, byte for byte.
     last = m.rounds[-1].round

@@ -174,7 +174,7 @@ def test_a_renamed_submission_tab_has_its_entries_moved_back(game):
     out = run("repair", game, "--player", "Cy").output
     assert "renamed to 'My moves'" in out
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Submission", "Results", "Board"]
+    assert wb.sheetnames == ["Submission", "Results", "Board", "Identity"]
     lines = run("status", game).output
     assert any(line.strip().startswith("Cy") and "submitted" in line and "ok" in line for line in lines.splitlines())
 

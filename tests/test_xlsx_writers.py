@@ -295,7 +295,7 @@ def test_the_board_book_holds_the_last_rounds_public_picture(tmp_path):
     new_game("skeld", [PlayerInfo(n, "", 10) for n in ("Ann", "Bo", "Cy", "Dee")], store, seed=5)
     board = tmp_path / "board.xlsx"
     wb = openpyxl.load_workbook(board)
-    assert wb.sheetnames == ["Board", "Picture"] and wb["Picture"]._images == []
+    assert wb.sheetnames == ["Board", "Picture", "Identity"] and wb["Picture"]._images == []
     assert wb["Picture"]["A1"].value == "No picture yet: the board is drawn when the first round is resolved."
     for _ in range(2):
         ld = load(store)
