@@ -25,6 +25,7 @@ from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
 from .sheets.xlsx import LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
+from .undo_guard import undo_target
 from .tabs import DECISIONS_TAB, board_picture, board_tabs, master_tabs, player_tabs, read_decisions
 from .templates import default_tables
 
@@ -839,26 +840,33 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
 
 # ------------------------------------------------------------ undo
 
-def undo(store: Store, progress: Progress | None = None, request_id: str | None = None) -> ResolveResult:
+def undo(store: Store, progress: Progress | None = None, request_id: str | None = None,
+         round_no: int | None = None) -> ResolveResult:
     """Roll back the last resolved round by replaying the record up to the round before.
 
     Entries players had already typed for the next round are kept in the master and put
-    back in their Submission tabs when that round opens again.
+    back in their Submission tabs when that round opens again. With `round_no`, only that
+    round is undone: run again once it is undone, the undo changes nothing (see undo_guard).
     """
     with store.lock("undo"):
         ld, done = _load_for(store, request_id)
         if done:
             return done
         m = ld.match
+        already = undo_target(m, round_no)
         books = _read_every_book(ld, "undo")
         pending = _plan(ld, books)
         if pending:
             # An earlier run (often an undo) was cut off while publishing: finish it instead of undoing
             # one more round, which is what a host re-running a failed undo means.
             written = _write_all(ld, pending, progress)
+            then = (already if already else "Nothing was undone: run undo again to undo round "
+                    f"{m.rounds[-1].round if m.rounds else '-'}")
             return ResolveResult("published", f"an earlier run was cut off while publishing; finished publishing to "
-                                 f"{_unpublished_message(pending)}. Nothing was undone: run undo again to undo "
-                                 f"round {m.rounds[-1].round if m.rounds else '-'}", None, m, written, [], ld.warnings)
+                                 f"{_unpublished_message(pending)}. {then[0].upper()}{then[1:]}", None, m, written,
+                                 [], ld.warnings)
+        if already:
+            return ResolveResult("nothing", already, None, m, warnings=ld.warnings)
         typed = {b.player: b.raw for b in books.values() if b.player and b.raw and _has_entries(b.raw)}
         next_round = m.round
         last = m.undo()
