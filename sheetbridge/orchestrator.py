@@ -984,10 +984,16 @@ def _salvage(ld: Loaded, player: str, st: BookState) -> tuple[Mapping[str, Any] 
     except (WorkbookError, NotImplementedError):
         return None, None, f"{player}'s file could not be read ({st.error}): re-created from the record"
     sub = L.tab_name("submission")
+    form = None if ld.match.finished else ld.match.form(player)
     if sub in names:
+        # Often only another tab is missing (a deleted Results or Board tab): keep what the player typed.
+        readable, kept = _entries_in(book, sub, form, player)
+        if readable:
+            what = (f"the entries in its Submission tab for round {ld.match.round} were kept" if kept
+                    else "its Submission tab held no entries for the open round")
+            return kept, None, f"{player}'s file could not be read ({st.error}): redrawn from the record; {what}"
         return None, None, (f"{player}'s Submission tab could not be read ({st.error}): redrawn; the player "
                             "re-enters this round's entries")
-    form = None if ld.match.finished else ld.match.form(player)
     for name in names:
         if name in _player_tab_names():
             continue
@@ -1001,6 +1007,18 @@ def _salvage(ld: Loaded, player: str, st: BookState) -> tuple[Mapping[str, Any] 
                                f"moved back into a new Submission tab and {name!r} was removed")
     return None, None, (f"{player}'s file had no Submission tab ({st.error}): a new one was drawn; the player "
                         "re-enters this round's entries")
+
+
+def _entries_in(book: Book, tab: str, form: Any, player: str) -> tuple[bool, Mapping[str, Any] | None]:
+    """Whether a Submission tab still reads, and the open round's entries in it (None: it shows
+    another round, or nothing is typed)."""
+    if form is None:   # the game is over: a closed form holds no entries
+        return True, None
+    try:
+        raw = L.read_form(form, book.read([tab])[tab], f"{player}'s {tab} tab")
+    except WorkbookError:
+        return False, None
+    return True, raw if raw is not None and _has_entries(raw) else None
 
 
 def accept_ledger_edits(store: Store) -> list[str]:
