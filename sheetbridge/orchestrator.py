@@ -860,11 +860,10 @@ def undo(store: Store, progress: Progress | None = None, request_id: str | None 
             # An earlier run (often an undo) was cut off while publishing: finish it instead of undoing
             # one more round, which is what a host re-running a failed undo means.
             written = _write_all(ld, pending, progress)
-            then = (already if already else "Nothing was undone: run undo again to undo round "
-                    f"{m.rounds[-1].round if m.rounds else '-'}")
+            then = (f"Round {round_no} is undone" if already else "Nothing was undone: run undo again to undo "
+                    f"round {m.rounds[-1].round if m.rounds else '-'}")
             return ResolveResult("published", f"an earlier run was cut off while publishing; finished publishing to "
-                                 f"{_unpublished_message(pending)}. {then[0].upper()}{then[1:]}", None, m, written,
-                                 [], ld.warnings)
+                                 f"{_unpublished_message(pending)}. {then}", None, m, written, [], ld.warnings)
         if already:
             return ResolveResult("nothing", already, None, m, warnings=ld.warnings)
         typed = {b.player: b.raw for b in books.values() if b.player and b.raw and _has_entries(b.raw)}

@@ -195,3 +195,16 @@ def test_a_host_ledger_row_reads_back_as_typed(game):
     booked = [r for r in O.load(XlsxStore(game)).match.ledger.rows if r.key.endswith(":host:1")]
     assert [(r.reason, r.memo) for r in booked] == [("  quiz night ", "  paid in cash  ")]
     assert run("status", game, ok=False).exit_code == 0          # spaces are no edit
+
+
+def test_an_undo_cut_off_while_publishing_is_finished_by_undo_round_n(game):
+    from test_safe_workflow import Killed, crash_after
+    round_one(game)
+    run("resolve", game)
+    with pytest.raises(Killed):
+        O.undo(crash_after(XlsxStore(game), 2), round_no=1)      # the master and one player written
+    res = O.undo(XlsxStore(game), round_no=1)
+    assert res.action == "published"
+    assert res.message.endswith("finished publishing to Bo, Cy, the public board. Round 1 is undone"), res.message
+    assert O.undo(XlsxStore(game), round_no=1).action == "nothing"
+    assert O.load(XlsxStore(game)).match.rounds == []
