@@ -25,7 +25,7 @@ from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
 from .sheets.xlsx import LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
-from .undo_guard import undo_target
+from .undo_guard import menu_round, undo_target
 from .tabs import DECISIONS_TAB, board_picture, board_tabs, master_tabs, player_tabs, read_decisions
 from .templates import default_tables
 
@@ -841,18 +841,20 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
 # ------------------------------------------------------------ undo
 
 def undo(store: Store, progress: Progress | None = None, request_id: str | None = None,
-         round_no: int | None = None) -> ResolveResult:
+         round_no: int | None = None, from_menu: bool = False) -> ResolveResult:
     """Roll back the last resolved round by replaying the record up to the round before.
 
     Entries players had already typed for the next round are kept in the master and put
     back in their Submission tabs when that round opens again. With `round_no`, only that
-    round is undone: run again once it is undone, the undo changes nothing (see undo_guard).
+    round is undone: run again once it is undone, the undo changes nothing (see undo_guard;
+    `from_menu`: the round of a menu request, which older menus sent differently).
     """
     with store.lock("undo"):
         ld, done = _load_for(store, request_id)
         if done:
             return done
         m = ld.match
+        round_no = menu_round(m, round_no) if from_menu else round_no
         already = undo_target(m, round_no)
         books = _read_every_book(ld, "undo")
         pending = _plan(ld, books)

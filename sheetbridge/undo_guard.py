@@ -39,3 +39,15 @@ def undo_target(match: Match, round_no: int | None) -> str | None:
                          f"round is {last}: `undo --round {last}` undoes it")
     raise UsageError(f"round {round_no} is not the last resolved round (round {last} is); undo undoes the last "
                      f"resolved round only: `undo --round {last}`")
+
+
+def menu_round(match: Match, asked: int | None) -> int | None:
+    """The round a menu's Undo request undoes. The menu sends the last resolved round; a menu
+    installed before it did sent the round open when the host asked, which is read as the round
+    resolved before it. (No request of today's menu looks like that: a round it names was resolved
+    when asked, so if it is open now, it was undone since.)"""
+    if asked is None or not match.rounds or match.finished:
+        return asked
+    if asked == match.round and match.rounds[-1].round < asked and not match.undos.get(str(asked)):
+        return match.rounds[-1].round
+    return asked

@@ -133,7 +133,7 @@ class Watcher:
         if a == "resolve":
             res = O.resolve(s, allow_empty=True, progress=progress, request_id=req.id)
         elif a == "undo":
-            res = O.undo(s, progress=progress, request_id=req.id, round_no=_round(req))
+            res = O.undo(s, progress=progress, request_id=req.id, round_no=_round(req), from_menu=True)
         elif a == "lock":
             res = O.lock_submissions(s, request_id=req.id, progress=progress, why=f"locked by {req.asked_by or 'the host'}")
         elif a == "reopen":

@@ -208,3 +208,19 @@ def test_an_undo_cut_off_while_publishing_is_finished_by_undo_round_n(game):
     assert res.message.endswith("finished publishing to Bo, Cy, the public board. Round 1 is undone"), res.message
     assert O.undo(XlsxStore(game), round_no=1).action == "nothing"
     assert O.load(XlsxStore(game)).match.rounds == []
+
+
+def test_an_undo_request_from_an_older_menu_still_undoes_one_round_only(game):
+    """Menus installed before sent the round open when the host asked: read as the round before it."""
+    store = XlsxStore(game)
+    round_one(game)
+    run("resolve", game)
+    run("resolve", game, "--allow-empty")
+    w = Watcher(store, watcher_id="w1", now=Clock())
+    w.poll()
+    menu_request(store, "old1", "undo", round_no="3")           # round 3 was open
+    menu_request(store, "old2", "undo", round_no="3")           # clicked twice
+    assert w.poll() == ["old1: done", "old2: failed"]
+    assert result_of(store, "old1").startswith("round 2 undone")
+    assert result_of(store, "old2").startswith("round 3 is not the last resolved round (round 1 is)")
+    assert [r.round for r in O.load(store).match.rounds] == [1]
