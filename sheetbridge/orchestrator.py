@@ -26,6 +26,7 @@ from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
 from .sheets.xlsx import LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
+from .undo_guard import menu_round, undo_target
 from .tabs import DECISIONS_TAB, board_picture, board_tabs, master_tabs, player_tabs, read_decisions
 from .templates import default_tables
 
@@ -885,26 +886,34 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
 
 # ------------------------------------------------------------ undo
 
-def undo(store: Store, progress: Progress | None = None, request_id: str | None = None) -> ResolveResult:
+def undo(store: Store, progress: Progress | None = None, request_id: str | None = None,
+         round_no: int | None = None, from_menu: bool = False) -> ResolveResult:
     """Roll back the last resolved round by replaying the record up to the round before.
 
     Entries players had already typed for the next round are kept in the master and put
-    back in their Submission tabs when that round opens again.
+    back in their Submission tabs when that round opens again. With `round_no`, only that
+    round is undone: run again once it is undone, the undo changes nothing (see undo_guard;
+    `from_menu`: the round of a menu request, which older menus sent differently).
     """
     with store.lock("undo"):
         ld, done = _load_for(store, request_id)
         if done:
             return done
         m = ld.match
+        round_no = menu_round(m, round_no) if from_menu else round_no
+        already = undo_target(m, round_no)
         books = _read_every_book(ld, "undo")
         pending = _plan(ld, books)
         if pending:
             # An earlier run (often an undo) was cut off while publishing: finish it instead of undoing
             # one more round, which is what a host re-running a failed undo means.
             written = _write_all(ld, pending, progress)
+            then = (f"Round {round_no} is undone" if already else "Nothing was undone: run undo again to undo "
+                    f"round {m.rounds[-1].round if m.rounds else '-'}")
             return ResolveResult("published", f"an earlier run was cut off while publishing; finished publishing to "
-                                 f"{_unpublished_message(pending)}. Nothing was undone: run undo again to undo "
-                                 f"round {m.rounds[-1].round if m.rounds else '-'}", None, m, written, [], ld.warnings)
+                                 f"{_unpublished_message(pending)}. {then}", None, m, written, [], ld.warnings)
+        if already:
+            return ResolveResult("nothing", already, None, m, warnings=ld.warnings)
         typed = {b.player: b.raw for b in books.values() if b.player and b.raw and _has_entries(b.raw)}
         next_round = m.round
         last = m.undo()
@@ -1057,10 +1066,16 @@ def _salvage(ld: Loaded, player: str, st: BookState) -> tuple[Mapping[str, Any] 
     except (WorkbookError, NotImplementedError):
         return None, None, f"{player}'s file could not be read ({st.error}): re-created from the record"
     sub = L.tab_name("submission")
+    form = None if ld.match.finished else ld.match.form(player)
     if sub in names:
+        # Often only another tab is missing (a deleted Results or Board tab): keep what the player typed.
+        readable, kept = _entries_in(book, sub, form, player)
+        if readable:
+            what = (f"the entries in its Submission tab for round {ld.match.round} were kept" if kept
+                    else "its Submission tab held no entries for the open round")
+            return kept, None, f"{player}'s file could not be read ({st.error}): redrawn from the record; {what}"
         return None, None, (f"{player}'s Submission tab could not be read ({st.error}): redrawn; the player "
                             "re-enters this round's entries")
-    form = None if ld.match.finished else ld.match.form(player)
     for name in names:
         if name in _player_tab_names():
             continue
@@ -1074,6 +1089,18 @@ def _salvage(ld: Loaded, player: str, st: BookState) -> tuple[Mapping[str, Any] 
                                f"moved back into a new Submission tab and {name!r} was removed")
     return None, None, (f"{player}'s file had no Submission tab ({st.error}): a new one was drawn; the player "
                         "re-enters this round's entries")
+
+
+def _entries_in(book: Book, tab: str, form: Any, player: str) -> tuple[bool, Mapping[str, Any] | None]:
+    """Whether a Submission tab still reads, and the open round's entries in it (None: it shows
+    another round, or nothing is typed)."""
+    if form is None:   # the game is over: a closed form holds no entries
+        return True, None
+    try:
+        raw = L.read_form(form, book.read([tab])[tab], f"{player}'s {tab} tab")
+    except WorkbookError:
+        return False, None
+    return True, raw if raw is not None and _has_entries(raw) else None
 
 
 def accept_ledger_edits(store: Store) -> list[str]:

@@ -17,11 +17,21 @@ from typing import Callable
 
 from . import control as C
 from . import orchestrator as O
-from .core.errors import GameBusy, SheetbridgeError
+from .core.errors import GameBusy, SheetbridgeError, UsageError
 from .sheets.store import Store
 
 
 TAKE_OVER_AFTER = 15 * 60.0   # seconds: a claimed request not done by then is taken over
+
+
+def _round(req: C.Request) -> int | None:
+    """The round a request names (the round an undo undoes); None when blank (an older menu)."""
+    if not req.round:
+        return None
+    try:
+        return int(float(req.round))   # Sheets may hand a number back as "3.0"
+    except (ValueError, OverflowError):
+        raise UsageError(f"request {req.id}: round {req.round[:20]!r} is not a round number") from None
 
 
 @dataclass
@@ -123,7 +133,7 @@ class Watcher:
         if a == "resolve":
             res = O.resolve(s, allow_empty=True, progress=progress, request_id=req.id)
         elif a == "undo":
-            res = O.undo(s, progress=progress, request_id=req.id)
+            res = O.undo(s, progress=progress, request_id=req.id, round_no=_round(req), from_menu=True)
         elif a == "lock":
             res = O.lock_submissions(s, request_id=req.id, progress=progress, why=f"locked by {req.asked_by or 'the host'}")
         elif a == "reopen":

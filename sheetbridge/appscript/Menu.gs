@@ -23,7 +23,7 @@ var SB = {
     ['Who has submitted', 'status', null],
     ['Preview round', 'preview', null],
     ['Resolve round', 'resolve', 'Resolve the open round and publish it to every player?'],
-    ['Undo last round', 'undo', 'Undo the last resolved round? Its ledger rows are reversed and the players\u2019 ' +
+    ['Undo last round', 'undo', 'Undo {round}? Its ledger rows are reversed and the players\u2019 ' +
         'submissions put back.'],
     ['Lock submissions now', 'lock', 'Lock every player\u2019s submission for the open round now?'],
     ['Reopen submissions', 'reopen', 'Reopen the players\u2019 submissions for the open round?'],
@@ -70,6 +70,17 @@ function sbOpenRound_(ss) {
   return '';
 }
 
+/** The last resolved round, as the Rounds tab shows it ('' if none): an undo request names the round
+ * it undoes, so a request sent twice (or run again) cannot undo two rounds. */
+function sbLastResolvedRound_(ss) {
+  var rounds = ss.getSheetByName('Rounds');
+  if (!rounds) return '';
+  var values = rounds.getDataRange().getValues();
+  var last = '';
+  for (var r = 0; r < values.length; r++) if (values[r][1] === 'resolved') last = String(values[r][0]);
+  return last;
+}
+
 function sbRun_(action) {
   var ss = SpreadsheetApp.getActiveSpreadsheet();
   var ui = SpreadsheetApp.getUi();
@@ -86,8 +97,11 @@ function sbRun_(action) {
              'game folder), then use the menu again.', ui.ButtonSet.OK);
     return 'not-listening';
   }
+  var round = action === 'undo' ? sbLastResolvedRound_(ss) : sbOpenRound_(ss);
   if (entry[2] !== null) {
-    var answer = ui.alert('Sheetbridge: ' + entry[0], entry[2], ui.ButtonSet.YES_NO);
+    var question = entry[2].replace('{round}', round ? 'round ' + round + ', the last resolved round' :
+                                    'the last resolved round');
+    var answer = ui.alert('Sheetbridge: ' + entry[0], question, ui.ButtonSet.YES_NO);
     if (answer !== ui.Button.YES) return 'cancelled';
   }
   var lock = LockService.getDocumentLock();
@@ -96,7 +110,7 @@ function sbRun_(action) {
   try {
     id = Utilities.getUuid();
     var who = Session.getActiveUser().getEmail() || 'the host';
-    sheet.appendRow([id, action, sbOpenRound_(ss), who, new Date().toISOString(), 'queued', '', '', '']);
+    sheet.appendRow([id, action, round, who, new Date().toISOString(), 'queued', '', '', '']);
     SpreadsheetApp.flush();
   } finally {
     lock.releaseLock();

@@ -1,4 +1,4 @@
-"""`sheetbridge undo DIR`: roll back the last resolved round by replaying the record."""
+"""`sheetbridge undo DIR [--round N]`: roll back the last resolved round by replaying the record."""
 from pathlib import Path
 
 import click
@@ -8,8 +8,10 @@ from . import open_store
 
 @click.command("undo")
 @click.argument("folder", type=click.Path(path_type=Path))
-def command(folder) -> None:
+@click.option("--round", "round_no", type=int,
+              help="Only undo if this is the last resolved round; once it is undone, running again changes nothing.")
+def command(folder, round_no) -> None:
     """Undo the last resolved round (state, ledger and tabs are recomputed, not patched)."""
     from ..orchestrator import undo
-    res = undo(open_store(folder))
-    click.echo(res.message + f" ({len(res.written)} file(s) written)")
+    res = undo(open_store(folder), round_no=round_no)
+    click.echo(res.message + (f" ({len(res.written)} file(s) written)" if res.action != "nothing" else ""))

@@ -115,13 +115,13 @@ def _prepare(form: Form, player: str, raw: RawSubmission) -> Prepared:
     notices: list[Notice] = []
     refused: set[str] = set()
     total_chars = total_cells = 0
-    for sec_name, rows in _items(raw):
+    for sec_name, rows in _in_order(_items(raw), list(sections)):
         sec = sections.get(sec_name)
         fields = {f.name: f for f in sec.fields} if sec else {}
         out_rows: list[dict[str, str]] = []
         for i, row in enumerate(_rows(rows)):
             out_row: dict[str, str] = {}
-            for name, value in _items(row):
+            for name, value in _in_order(_items(row), list(fields)):
                 total_cells += 1
                 if total_cells > SUBMISSION_CELLS or total_chars > SUBMISSION_CHARS:
                     return _rejected(player, total_chars, total_cells)
@@ -177,6 +177,18 @@ def _items(mapping: Any) -> list[tuple[str, Any]]:
     if not isinstance(mapping, Mapping):
         return []
     return [(str(k), v) for k, v in mapping.items()]
+
+
+def _in_order(items: list[tuple[str, Any]], order: list[str]) -> list[tuple[str, Any]]:
+    """`items` in the form's order, then names the form does not have by name. A record's JSON
+    sorts its keys: reading in one fixed order makes the notices and problems of a replayed
+    round the same as when it was resolved, whatever order the cells came in.
+
+    >>> _in_order([("room", "a"), ("zz", "b"), ("card", "c"), ("aa", "d")], ["card", "room"])
+    [('card', 'c'), ('room', 'a'), ('aa', 'd'), ('zz', 'b')]
+    """
+    rank = {name: i for i, name in enumerate(order)}
+    return sorted(items, key=lambda kv: (rank.get(kv[0], len(rank)), kv[0] if kv[0] not in rank else ""))
 
 
 def _rows(rows: Any) -> list[Any]:

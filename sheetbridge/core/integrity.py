@@ -268,6 +268,7 @@ class _Entry:
     """A row of one copy of the ledger, with the Ledger row number the host sees."""
     number: int
     cells: tuple[str, ...]          # columns A-H as text, numbers as whole numbers where they are
+    typed: tuple[str, str] = ("", "")   # reason and memo as typed, spaces kept (booked as typed)
 
     @property
     def key(self) -> str:
@@ -288,6 +289,11 @@ def _text(v: Any) -> str:
     return s if n is None else str(n)
 
 
+def _as_typed(v: Any) -> str:
+    """A text cell as typed, spaces kept; any other value as :func:`_text` reads it."""
+    return v if isinstance(v, str) else _text(v)
+
+
 def _int(s: str) -> int | None:
     try:
         f = float(s)
@@ -306,9 +312,10 @@ def _row(raw: Sequence[Any]) -> LedgerRow:
 def _tab_entries(rect: Sequence[Sequence[Any]]) -> list[_Entry]:
     out = []
     for i, raw in enumerate(rect[1:], start=2):       # row 1 is the header
-        cells = tuple(_text(v) for v in list(raw[:len(HEADER)]) + [""] * (len(HEADER) - len(raw[:len(HEADER)])))
+        padded = list(raw[:len(HEADER)]) + [""] * (len(HEADER) - len(raw[:len(HEADER)]))
+        cells = tuple(_text(v) for v in padded)
         if any(cells):
-            out.append(_Entry(i, cells))
+            out.append(_Entry(i, cells, (_as_typed(padded[4]), _as_typed(padded[6]))))
     return out
 
 
@@ -416,8 +423,11 @@ def _book_loose(checked: Checked, loose: Sequence[_Entry], players: Sequence[str
             continue
         host_key = _next_key(keys, f"{checked.name}:host:")
         keys.add(host_key)
-        row = LedgerRow(game or checked.name, rnd_no, name, amount, reason or "host adjustment", host_key,
-                        f"{memo} (typed key {key})".strip() if key else memo)
+        # A host row's text is booked as typed ("  paid in cash  " reads back so); the rows are compared
+        # and chained on trimmed text, so spaces never count as an edit.
+        typed_reason, typed_memo = e.typed if e.typed != ("", "") else (reason, memo)
+        row = LedgerRow(game or checked.name, rnd_no, name, amount, typed_reason if reason else "host adjustment",
+                        host_key, f"{memo} (typed key {key})".strip() if key else (typed_memo if memo else ""))
         if not key:
             checked.rows.append(row)
         elif key in number_of:

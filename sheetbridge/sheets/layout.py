@@ -594,6 +594,7 @@ def table_tab(rows: Sequence[Sequence[Any]], header_fill: bool = True, protected
 
 
 _XLSX_ESCAPE_LIKE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
+_XML_UNSAFE = re.compile("[\ud800-\udfff\ufffe\uffff]")
 
 
 def json_tab(data: Any) -> TabData:
@@ -602,6 +603,9 @@ def json_tab(data: Any) -> TabData:
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     # An "_" before "xHHHH_" is written as \u005f: the xlsx backend would escape it, making the cell longer.
     text = _XLSX_ESCAPE_LIKE.sub(r"\\u005f", text)
+    # XML 1.0 cannot hold U+FFFE, U+FFFF or a lone surrogate (a player can type them; readers
+    # give back U+FFFD): written as JSON escapes, the record reads back as it was sealed.
+    text = _XML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     size = int(_layout()["chunk"])
     if not text or max(text) <= "\uffff":   # one unit per character: plain slices (the loop below is slow)
         chunks = [text[i:i + size] for i in range(0, len(text), size)] or [""]

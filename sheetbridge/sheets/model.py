@@ -95,7 +95,15 @@ class TabData:
 
 
 def text_of(value: Value) -> str:
-    """How a read reports a value: whole floats without ".0", booleans as TRUE/FALSE."""
+    """How a read reports a value: whole floats without ".0", booleans as TRUE/FALSE, text as a
+    write stores it (:func:`stored_text`: a cell another program wrote with "\\r\\n" or U+FFFF
+    reads as sheetbridge would write it back, so what is put back into a tab reads back the same).
+
+    >>> text_of("Null\\r\\nDuel"), text_of(3.0)
+    ('Null\\nDuel', '3')
+    """
+    if type(value) is str:
+        return value if value.isprintable() else stored_text(value)   # (isprintable: C speed, nearly every cell)
     if value is None:
         return ""
     if isinstance(value, bool):
