@@ -314,12 +314,12 @@ def two_watchers(action: str):
     return scenario
 
 
-def request_and_command(watch_first: bool):
-    """The menu's Resolve (asked for round 1) and a CLI `resolve` at once: round 1 is resolved once, and
-    the request that finds it resolved never resolves round 2."""
+def request_and_command(action: str, watch_first: bool):
+    """The menu's Resolve (asked for round 1) or Preview, and a CLI `resolve` at once: round 1 is resolved
+    once, the request runs once, and a Resolve that finds round 1 resolved never resolves round 2."""
     def scenario(game: Game):
         game.type("Ann", 3, "Null")
-        game.request("r1", "resolve")
+        game.request("r1", action)
         w = game.watcher("w1")
 
         def cmd():
@@ -331,6 +331,7 @@ def request_and_command(watch_first: bool):
             listened(attempt(w.poll))
             assert game.rows()["r1"].status == "done"
             assert game.runs == ["r1"]
+            assert len(game.previews) == (1 if action == "preview" else 0)
             assert_every_round_once(game, 1)
         if watch_first:
             return w.poll, cmd, check
@@ -388,10 +389,11 @@ def test_two_watchers_run_a_request_once(backend, action, points, xlsx_template,
 
 @pytest.mark.parametrize("points", POINTS)
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("action", ["resolve", "preview"])
 @pytest.mark.parametrize("watch_first", [True, False], ids=["watch-then-command", "command-then-watch"])
-def test_a_menu_resolve_and_a_cli_resolve_resolve_the_round_once(backend, watch_first, points, xlsx_template,
-                                                                  tmp_path, monkeypatch):
-    every_schedule(monkeypatch, tmp_path, xlsx_template, backend, request_and_command(watch_first), points)
+def test_a_menu_request_and_a_cli_resolve_resolve_the_round_once(backend, action, watch_first, points,
+                                                                 xlsx_template, tmp_path, monkeypatch):
+    every_schedule(monkeypatch, tmp_path, xlsx_template, backend, request_and_command(action, watch_first), points)
 
 
 @pytest.mark.parametrize("points", POINTS)
@@ -400,3 +402,26 @@ def test_a_menu_resolve_and_a_cli_resolve_resolve_the_round_once(backend, watch_
 def test_the_deadline_lock_never_locks_the_round_a_resolve_just_opened(backend, watch_first, points, xlsx_template,
                                                                       tmp_path, monkeypatch):
     every_schedule(monkeypatch, tmp_path, xlsx_template, backend, deadline_and_resolve(watch_first), points)
+
+
+# ------------------------------------------------------------------ temporary files of a live process
+
+def test_cleanup_never_deletes_a_temporary_file_another_live_process_is_writing(tmp_path, xlsx_template):
+    """A command clears what a killed run left in .sheetbridge-tmp, but only while holding the game's
+    lock and only files older than its hold: a file written meanwhile is another live process's."""
+    folder = tmp_path / "game"
+    shutil.copytree(xlsx_template, folder)
+    store = X.XlsxStore(folder)
+    tmp = folder / X.TMP_DIR
+    tmp.mkdir(exist_ok=True)
+    left, live = tmp / ".tmp-left.xlsx", tmp / ".tmp-live.xlsx"
+    left.write_bytes(b"a killed run's")
+    store.cleanup()                                   # not holding the lock: nothing is touched
+    assert left.exists()
+    with store.lock("status"):
+        live.write_bytes(b"being written")            # after the lock was taken
+        later = os.stat(live).st_mtime + 5
+        os.utime(live, (later, later))
+        os.utime(left, (later - 3600, later - 3600))
+        store.cleanup()
+    assert not left.exists() and live.exists()
