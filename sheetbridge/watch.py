@@ -80,10 +80,12 @@ class Watcher:
         if mine is None or not W.claimable(mine, self.watcher_id, self.now()):
             return f"{req.id}: taken by another watcher"
         if mine.action not in C.ACTIONS:
-            master.update_cells(C.TAB, {(mine.row, col["status"]): "refused", (mine.row, col["handled by"]):
-                                        self.watcher_id, (mine.row, col["result"]): f"unknown action {mine.action!r}"})
+            master.update_cells(C.TAB, {(mine.row, col["status"]): "refused",
+                                        (mine.row, col["handled by"]): self.watcher_id,
+                                        (mine.row, col["result"]): f"unknown action {mine.action!r}"})
             return f"{req.id}: refused"
-        master.update_cells(C.TAB, {(mine.row, col["status"]): "running", (mine.row, col["handled by"]): self.watcher_id,
+        master.update_cells(C.TAB, {(mine.row, col["status"]): "running",
+                                    (mine.row, col["handled by"]): self.watcher_id,
                                     (mine.row, col["progress"]): "started"})
         status, result = self._run_reporting(master, mine)
         master.update_cells(C.TAB, {(mine.row, col["status"]): status, (mine.row, col["result"]): result[:1000],

@@ -3,8 +3,9 @@
 A step scheduler (:class:`Interleave`) counts every point where one party (this test's thread)
 touches the master: after each read of it, and just before each write reaches it (on xlsx once
 the saved content is decided, from what was read before, and again once its temporary file is
-written, just before it is renamed over master.xlsx; on Google the request). At the chosen point the other party runs from start to end in a thread of its own,
-as a second process would (its own game lock), while the first waits; then the first goes on.
+written, just before it is renamed over master.xlsx; on Google the request). At the chosen
+point the other party runs from start to end in a thread of its own, as a second process would
+(its own game lock), while the first waits; then the first goes on.
 No sleeps: every interleaving is one exact schedule, run again the same way.
 
 After both, the host (or the next poll) runs again whatever was refused as busy, and the game
