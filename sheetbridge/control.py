@@ -11,12 +11,11 @@ to tell the host when nothing is listening.
     row 4   id | action | round | asked by | asked at | status | progress | result | handled by
     row 5+  one request per row, appended by the menu
 
-A request runs exactly once: a watcher claims a queued row by writing its id into "handled
-by" and reading it back (when two watchers claim at once, the one whose id is there wins; the
-other leaves the row alone), the game lock keeps commands apart, and the id of every request
-that changed the game is stored in the master's record by the same write that changes it, so a
-restarted watcher that finds a claimed row it cannot account for re-runs it only if the record
-does not hold its id.
+A request runs exactly once: a watcher claims a queued row (its id in "handled by"), runs it and
+answers it while holding the game's lock, reading the row afresh under it (control_writes.py), so
+a second watcher finds it answered; and the id of every request that changed the game is stored
+in the master's record by the same write that changes it, so a restarted watcher that finds a
+claimed row it cannot account for re-runs it only if the record does not hold its id.
 
 >>> rect = [["sheetbridge control"], ["heartbeat", "2026-11-23T16:05:00Z", "w1", "15"], [],
 ...         HEADER, ["r1", "resolve", "3", "host@x.org", "2026-11-23T16:06:00Z", "queued"]]

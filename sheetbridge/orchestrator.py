@@ -25,7 +25,7 @@ from . import identity as ID
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
-from .sheets.xlsx import LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
+from .sheets.xlsx import HEARTBEAT_FILE as XLSX_HEARTBEAT, LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
 from .undo_guard import menu_round, undo_target
 from .tabs import DECISIONS_TAB, board_picture, board_tabs, master_tabs, player_tabs, read_decisions
 from .templates import default_tables
@@ -1197,7 +1197,7 @@ def demo_files(folder: Path) -> list[Path]:
         except SheetbridgeError:
             pass
     files += [folder / name for name in (".sheetbridge-google-cache.json", ".sheetbridge-new.json", XLSX_LOCK,
-                                          XLSX_LOCK + ".json", ".sheetbridge-google-pace.json",
+                                          XLSX_LOCK + ".json", XLSX_HEARTBEAT, ".sheetbridge-google-pace.json",
                                           ".sheetbridge-google-pace.json.lock")]
     files += sorted((folder / XLSX_TMP).glob("*")) if (folder / XLSX_TMP).is_dir() else []
     files += sorted((folder / "pictures").glob("round-*-board.png"))       # the pictures it drew
@@ -1344,15 +1344,19 @@ def _entries(raw: Mapping[str, Any] | None) -> str:
 
 
 def lock_submissions(store: Store, *, request_id: str | None = None, progress: Progress | None = None,
-                     why: str = "locked by the host") -> ResolveResult:
+                     why: str = "locked by the host", due_at: str | None = None) -> ResolveResult:
     """Take the deadline snapshot of every player's Submission tab into the master's record: `resolve`
     uses it, and later edits are named by `status` and never counted. On Google the Submission tabs
-    are also protected, so only the host can edit them until `reopen_submissions` or the next round."""
+    are also protected, so only the host can edit them until `reopen_submissions` or the next round.
+    With `due_at` (watch's clock) only if the deadline is due for the round open now, under the lock:
+    a round resolved or undone since watch read the game is never locked by that read."""
     with store.lock("lock"):
         ld, done = _load_for(store, request_id)
         if done:
             return done
         m = ld.match
+        if due_at is not None and not deadline_due(ld, due_at):
+            return ResolveResult("nothing", f"round {m.round}'s deadline is not due; nothing to lock", None, m)
         if m.finished:
             return ResolveResult("nothing", f"{m.game.spec.name} is over; nothing to lock", None, m)
         if _is_locked(ld):
@@ -1466,10 +1470,12 @@ def preview_lines(res: ResolveResult) -> list[str]:
 
 
 def write_preview(store: Store, res: ResolveResult) -> None:
-    """Put a dry run in the master's Preview tab (the master is shared with no one)."""
+    """Put a dry run in the master's Preview tab (the master is shared with no one), under the game's
+    lock: on xlsx writing one tab saves the whole master, which must never put back an older round."""
     from .sheets.model import CellData
     rows = [[CellData(line)] for line in preview_lines(res)]
-    store.open(MASTER, store.master_location()).write({PREVIEW_TAB: TabData(rows=rows, col_widths={0: 120.0})})
+    with store.lock("preview"):
+        store.open(MASTER, store.master_location()).write({PREVIEW_TAB: TabData(rows=rows, col_widths={0: 120.0})})
 
 
 def post_announcement(store: Store, webhook: str | None = None, request_id: str | None = None) -> str:

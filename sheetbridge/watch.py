@@ -1,11 +1,14 @@
 """`sheetbridge watch DIR`: answer the master's Sheetbridge menu and lock submissions at the deadline.
 
 One poll is one read of the master (the Control tab rides along with the game's tabs) and one
-small write (the heartbeat). A request is claimed by writing this watcher's id into its row and
-reading it back; the one whose id is there runs it. Requests that change the game (resolve,
-undo, lock, reopen) carry their id into the master's record in the same write that changes the
-game, so a request runs exactly once even if `watch` is restarted mid-way or two are started by
-mistake (the second finds the first's id in the row, or the game lock held, or the id recorded).
+small write (the heartbeat: on Google three cells of the Control tab, on xlsx a file of its own,
+so that a poll never saves the master). A request is claimed, run and answered while this
+watcher holds the game's lock, its row read afresh under it: a second watcher, or a CLI command,
+is refused the lock meanwhile and then finds the row answered, so a request runs exactly once,
+and no write of watch's can put back a master older than a round committed in between (see
+control_writes.py). A request that finds the game busy stays queued for the next poll. Requests
+that change the game (resolve, undo, lock, reopen) also carry their id into the master's record
+in the same write that changes the game, so a watcher restarted mid-way never runs one twice.
 """
 from __future__ import annotations
 
@@ -16,16 +19,17 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from . import control as C
+from . import control_writes as W
 from . import orchestrator as O
 from .core.errors import GameBusy, SheetbridgeError, UsageError
-from .sheets.store import Store
+from .sheets.store import Book, Store
 
 
-TAKE_OVER_AFTER = 15 * 60.0   # seconds: a claimed request not done by then is taken over
+TAKE_OVER_AFTER = W.TAKE_OVER_AFTER   # seconds: a claimed request not done by then is taken over
 
 
 def _round(req: C.Request) -> int | None:
-    """The round a request names (the round an undo undoes); None when blank (an older menu)."""
+    """The round a request names (the round to resolve, or the one an undo undoes); None when blank (an older menu)."""
     if not req.round:
         return None
     try:
@@ -50,68 +54,72 @@ class Watcher:
         """Read the master once, beat, lock at the deadline, answer queued requests. Returns what it did."""
         done: list[str] = []
         ld = O.load(self.store, extra_tabs=[C.TAB])
-        master = ld.master
         if C.TAB not in ld.extra:
-            master.write({C.TAB: C.control_tab()})
-            rect: list = []
-        else:
-            rect = ld.extra[C.TAB]
-        self.beat(master)
-        if O.deadline_due(ld, self.now()):
-            res = self._guarded(lambda: O.lock_submissions(self.store, why=f"deadline {ld.deadline} UTC"))
+            busy = W.ensure_control_tab(self.store)
+            if busy is not None:
+                return [f"waiting to create the Control tab: {busy}"]
+        self.beat()
+        now = self.now()
+        if O.deadline_due(ld, now):
+            res = self._guarded(lambda: O.lock_submissions(self.store, why=f"deadline {ld.deadline} UTC",
+                                                           due_at=now))
             done.append(f"deadline: {res}")
-        for req in C.requests(rect):
-            if req.status == "queued" or (req.status in ("claimed", "running")
-                                          and (req.handled_by == self.watcher_id or self._abandoned(req))):
-                done.append(self.answer(master, req))
+        for req in C.requests(ld.extra.get(C.TAB, [])):
+            if W.claimable(req, self.watcher_id, now):
+                done.append(self.answer(ld.master, req))
         return done
 
-    def _abandoned(self, req: C.Request) -> bool:
-        """A row another watcher claimed long ago and never finished (it was stopped): take it over.
-        Requests that change the game are safe to take over: their id in the record stops a second run."""
-        asked = C.parse_time(req.asked_at)
-        now = C.parse_time(self.now())
-        return asked is not None and now is not None and (now - asked).total_seconds() > TAKE_OVER_AFTER
+    def beat(self) -> None:
+        W.write_heartbeat(self.store, self._heartbeat())
 
-    def beat(self, master, progress: str | None = None) -> None:
-        master.update_cells(C.TAB, {(C.HEARTBEAT_ROW, 2): self.now(), (C.HEARTBEAT_ROW, 3): self.watcher_id,
-                                    (C.HEARTBEAT_ROW, 4): str(int(self.interval))})
+    def _heartbeat(self) -> C.Heartbeat:
+        return C.Heartbeat(self.now(), self.watcher_id, str(int(self.interval)))
 
     # ---- one request
-    def answer(self, master, req: C.Request) -> str:
+    def answer(self, master: Book, req: C.Request) -> str:
+        """Claim, run and answer `req` in one hold of the game's lock; if the game is busy, leave it queued."""
+        try:
+            with self.store.lock(f"watch: {req.action}"):
+                return self._answer_held(master, req)
+        except GameBusy as e:
+            return f"{req.id}: waiting ({e})"
+
+    def _answer_held(self, master: Book, req: C.Request) -> str:
         col = {k: v + 1 for k, v in C.COL.items()}
-        if req.action not in C.ACTIONS:
-            master.update_cells(C.TAB, {(req.row, col["status"]): "refused",
-                                        (req.row, col["result"]): f"unknown action {req.action!r}"})
+        mine = W.current(master, req.id)       # afresh, under the lock: another watcher may have answered it
+        if mine is None or not W.claimable(mine, self.watcher_id, self.now()):
+            return f"{req.id}: taken by another watcher"
+        if mine.action not in C.ACTIONS:
+            master.update_cells(C.TAB, {(mine.row, col["status"]): "refused",
+                                        (mine.row, col["handled by"]): self.watcher_id,
+                                        (mine.row, col["result"]): f"unknown action {mine.action!r}"})
             return f"{req.id}: refused"
-        if req.handled_by != self.watcher_id or req.status == "queued":
-            master.update_cells(C.TAB, {(req.row, col["status"]): "claimed", (req.row, col["handled by"]): self.watcher_id})
-            mine = next((r for r in C.requests(master.read([C.TAB])[C.TAB]) if r.id == req.id), None)
-            if mine is None or mine.handled_by != self.watcher_id:
-                return f"{req.id}: claimed by another watcher"
-        master.update_cells(C.TAB, {(req.row, col["status"]): "running", (req.row, col["progress"]): "started"})
+        master.update_cells(C.TAB, {(mine.row, col["status"]): "running",
+                                    (mine.row, col["handled by"]): self.watcher_id,
+                                    (mine.row, col["progress"]): "started"})
+        status, result = self._run_reporting(master, mine)
+        master.update_cells(C.TAB, {(mine.row, col["status"]): status, (mine.row, col["result"]): result[:1000],
+                                    (mine.row, col["progress"]): ""})
+        self.log(f"{mine.action} ({mine.id}): {status}: {result}")
+        return f"{req.id}: {status}"
+
+    def _run_reporting(self, master: Book, req: C.Request) -> tuple[str, str]:
+        """Run the request, its progress in its row; ("done" | "failed", the result in one line)."""
         last = [0.0]
 
         def progress(line: str) -> None:   # at most one progress write every 5 seconds (quota)
             t = time.monotonic()
             if t - last[0] >= 5.0:
                 last[0] = t
-                master.update_cells(C.TAB, {(req.row, col["progress"]): line[:200],
-                                            (C.HEARTBEAT_ROW, 2): self.now()})
+                master.update_cells(C.TAB, {(req.row, C.COL["progress"] + 1): line[:200],
+                                            **W.heartbeat_cells(self.store, self._heartbeat())})
 
-        status, result = "done", ""
         try:
-            result = self.run(req, progress)
-        except GameBusy as e:
-            status, result = "failed", str(e)
+            return "done", self.run(req, progress)
         except SheetbridgeError as e:
-            status, result = "failed", str(e)
+            return "failed", str(e)
         except Exception as e:   # a bug: said in one line, the watcher keeps listening
-            status, result = "failed", f"internal error: {type(e).__name__}: {e}"
-        master.update_cells(C.TAB, {(req.row, col["status"]): status, (req.row, col["result"]): result[:1000],
-                                    (req.row, col["progress"]): ""})
-        self.log(f"{req.action} ({req.id}): {status}: {result}")
-        return f"{req.id}: {status}"
+            return "failed", f"internal error: {type(e).__name__}: {e}"
 
     def run(self, req: C.Request, progress: Callable[[str], None]) -> str:
         s, a = self.store, req.action
@@ -130,8 +138,8 @@ class Watcher:
             res = O.resolve(s, dry_run=True, allow_empty=True)
             O.write_preview(s, res)
             return res.message + "; the whole preview is in the master's Preview tab"
-        if a == "resolve":
-            res = O.resolve(s, allow_empty=True, progress=progress, request_id=req.id)
+        if a == "resolve":   # the round it was asked for: a request that waited never resolves the next one
+            res = O.resolve(s, allow_empty=True, progress=progress, request_id=req.id, round_no=_round(req))
         elif a == "undo":
             res = O.undo(s, progress=progress, request_id=req.id, round_no=_round(req), from_menu=True)
         elif a == "lock":

@@ -1,10 +1,14 @@
 """The deadline lock and `sheetbridge watch` answering the menu's requests, on xlsx and on the fake Google."""
 from __future__ import annotations
 
+import json
+import threading
+
 import openpyxl
 import pytest
 
 from sheetbridge import control as C
+from sheetbridge import control_writes as W
 from sheetbridge import orchestrator as O
 from sheetbridge.sheets.store import MASTER
 from sheetbridge.sheets.xlsx import XlsxStore
@@ -110,8 +114,11 @@ def test_watch_answers_each_request_once_and_keeps_a_heartbeat(game):
     store = XlsxStore(game)
     w = Watcher(store, watcher_id="w1", now=Clock())
     w.poll()                                                  # first poll creates the Control tab
-    hb = C.heartbeat(store.open(MASTER, "master.xlsx").read([C.TAB])[C.TAB])
+    assert C.TAB in store.open(MASTER, "master.xlsx").tab_names()
+    hb = W.read_heartbeat(store)                              # xlsx: a file of its own, never a save of the master
     assert (hb.at, hb.watcher) == ("2026-11-23T16:00:00Z", "w1")
+    assert json.loads((game / ".sheetbridge-watch.json").read_text())["watcher"] == "w1"
+    assert C.heartbeat(store.open(MASTER, "master.xlsx").read([C.TAB])[C.TAB]).at == ""
     type_submission(game / "players" / "Ann.xlsx", "Your play", [3, "Null"])
     menu_request(store, "r-status", "status")
     menu_request(store, "r-resolve", "resolve")
@@ -124,23 +131,27 @@ def test_watch_answers_each_request_once_and_keeps_a_heartbeat(game):
     assert O.load(store).match.round == 2
 
 
-def test_a_request_claimed_by_another_watcher_is_left_to_it(game):
+def test_a_request_another_watcher_is_running_is_left_to_it(game):
     store = XlsxStore(game)
-    a, b = Watcher(store, watcher_id="a", now=Clock()), Watcher(store, watcher_id="b", now=Clock())
+    a, b = Watcher(store, watcher_id="a", now=Clock()), Watcher(XlsxStore(game), watcher_id="b", now=Clock())
     a.poll()
-    row = menu_request(store, "r1", "resolve")
-    # b claims, but before it reads its claim back, a's claim lands (last writer wins): b stands down.
+    menu_request(store, "r1", "resolve")
     master = store.open(MASTER, "master.xlsx")
-    real_read = master.read
-
-    def read_after_a_claims(tabs):
-        master.update_cells(C.TAB, {(row, C.COL["handled by"] + 1): "a"})
-        return real_read(tabs)
-    master.read = read_after_a_claims
     req = control_rows(store)["r1"]
-    assert b.answer(master, req) == "r1: claimed by another watcher"
+    seen = []
+    real_run = a.run
+
+    def run_while_b_polls(request, progress):     # a holds the game's lock while it runs the request
+        other = threading.Thread(target=lambda: seen.append(b.poll()))   # b: another process
+        other.start()
+        other.join(60)
+        return real_run(request, progress)
+    a.run = run_while_b_polls
+    assert a.answer(master, req) == "r1: done"
+    assert seen == [[]]                                       # b saw it running under a, and left it
+    assert b.poll() == []                                     # then b finds it answered
     assert control_rows(store)["r1"].handled_by == "a"
-    assert O.load(store).match.round == 1                     # b ran nothing
+    assert len(O.load(store).match.rounds) == 1
 
 
 def test_a_restarted_watch_never_resolves_a_round_twice(game):

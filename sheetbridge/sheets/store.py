@@ -62,6 +62,9 @@ class Store(ABC):
     """Where one game's books live: a folder of .xlsx files or a set of Google spreadsheets."""
 
     embeds_pictures = False   # whether a tab's images are written (xlsx); the board then gets a Picture tab
+    # Whether writing one cell saves the whole book (xlsx): the master is then written only under the
+    # game's lock, and what `watch` writes every poll (its heartbeat) goes to a file of its own.
+    rewrites_whole_book = False
 
     @abstractmethod
     def create(self, key: str, title: str, tabs: Mapping[str, TabData],

@@ -46,7 +46,9 @@ from .store import BOARD, MASTER, Book, BookInfo, Store
 
 LOCK_FILE = ".sheetbridge.lock"
 TMP_DIR = ".sheetbridge-tmp"
+HEARTBEAT_FILE = ".sheetbridge-watch.json"   # `watch`'s heartbeat: a file of its own, not the master
 _HELD: dict[tuple[Path, int], tuple[FileLock, int]] = {}   # (lock path, thread) -> (lock, depth)
+_TAKEN_AT: dict[tuple[Path, int], float] = {}   # (lock path, thread) -> when the lock was taken (time.time)
 LIST_COLUMN = fast.LIST_COLUMN   # first hidden column holding long dropdown lists (1-based)
 _FIXED_ZIP_TIME = fast.FIXED_ZIP_TIME
 _FIXED_STAMP = "2000-01-01T00:00:00Z"
@@ -177,12 +179,14 @@ class XlsxStore(Store):
         except Timeout:
             raise GameBusy(_busy_message(info)) from None
         _HELD[mine] = (flock, 1)
+        _TAKEN_AT[mine] = time.time()
         try:
             _write_text_atomic(info, json.dumps({"command": command, "pid": os.getpid(),
                                                  "since": _utc_now(), "host": socket.gethostname()}))
             yield
         finally:
             _HELD.pop(mine, None)
+            _TAKEN_AT.pop(mine, None)
             try:
                 info.unlink()
             except OSError:
@@ -197,15 +201,27 @@ class XlsxStore(Store):
         """Where files are written before being renamed into place: never a player's folder."""
         return self.folder / TMP_DIR
 
+    # Any write, even of one cell, saves the whole file: a write that is not under the game's lock
+    # could put back a master older than a round committed meanwhile (see watch.py).
+    rewrites_whole_book = True
+
     def cleanup(self) -> None:
-        """Temporary files a killed run left (ours, and the .tmp-*.xlsx older versions wrote beside files)."""
+        """Temporary files a killed run left (ours, and the .tmp-*.xlsx older versions wrote beside files).
+
+        Only by the thread holding the game's lock, and only files written before it took the lock:
+        a temporary file another live process is writing is never deleted under its feet."""
+        mine = (self.folder.resolve() / LOCK_FILE, threading.get_ident())
+        taken_at = _TAKEN_AT.get(mine)
+        if taken_at is None:
+            return
         leftovers = list(self.tmp_dir.glob("*")) if self.tmp_dir.is_dir() else []
         for sub in (self.folder, self.folder / "players"):
             if sub.is_dir():
                 leftovers += list(sub.glob(".tmp-*.xlsx"))
         for path in leftovers:
             try:
-                path.unlink()
+                if path.stat().st_mtime <= taken_at:
+                    path.unlink()
             except OSError:
                 pass
 
