@@ -95,7 +95,7 @@ def test_repair_keeps_the_entries_of_an_intact_submission_tab(game, tab):
     out = run("repair", game, "--player", "Bo").output
     assert "the entries in its Submission tab for round 1 were kept" in out, out
     assert "re-enters" not in out
-    assert sorted(openpyxl.load_workbook(path).sheetnames) == ["Board", "Results", "Submission"]
+    assert sorted(openpyxl.load_workbook(path).sheetnames) == ["Board", "Identity", "Results", "Submission"]
     assert "round 1 resolved" in run("resolve", game).output
     assert "You played card -10 in Null." in tab_text(path, "Results")
 
