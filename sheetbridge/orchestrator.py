@@ -21,6 +21,7 @@ from .core.errors import (BackendError, ConfigError, GameBusy, LedgerError, Shee
 from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
+from .picture_files import PictureWrite, picture_path, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
@@ -524,13 +525,13 @@ def _fresh_prefill(ld: Loaded, player: str) -> Mapping[str, Any] | None:
 
 
 def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] = (),
-          prefill: Mapping[str, Any] | None = None) -> list[Write]:
+          prefill: Mapping[str, Any] | None = None) -> list[Write | PictureWrite]:
     """The writes that make every readable book show what the record says, and nothing more.
 
     A player's Submission tab is redrawn only when it shows another round (or for `redraw`
     players): a current one holds what the player is typing. Results and Board are rewritten
     when they differ. Comparing content, not a flag, is what lets any re-run finish a
-    publication that was cut off, the board's included.
+    publication that was cut off, the board's and the pictures' included (:mod:`.picture_files`).
     """
     m = ld.match
     out: list[Write] = []
@@ -555,7 +556,7 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
         board = L.tab_name("board")   # (the Picture tab shows the same round: it follows the Board tab)
         if st.rects.get(board) != board_tabs(m)[board].values():
             out.append(Write(BOARD, st.location, board_tabs(m, ld.store.embeds_pictures)))  # drawn only now
-    return out
+    return out + plan_pictures(m, game_folder(ld.store))   # the pictures are published like the books
 
 
 def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
@@ -569,12 +570,16 @@ def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
     if writes and not checked:
         _check_revision(ld)
 
-    def publish(w: Write) -> None:
-        ld.store.open(w.key, w.location).write(w.tabs)
+    def publish(w: Write | PictureWrite) -> None:
+        if isinstance(w, PictureWrite):
+            w.publish()
+        else:
+            ld.store.open(w.key, w.location).write(w.tabs)
 
-    def published(w: Write, _result) -> None:
+    def published(w: Write | PictureWrite, _result) -> None:
         if progress:
             progress(f"published {w.key.split(':', 1)[-1]}'s file" if w.key.startswith("player:")
+                     else f"{'removed' if w.data is None else 'saved'} {w.location}" if isinstance(w, PictureWrite)
                      else "published the public board")
 
     outcomes = _each_book(ld.store, writes, publish, published)
@@ -667,9 +672,10 @@ def _check_revision(ld: Loaded) -> None:
                        "nothing was written: run the command again")
 
 
-def _unpublished_message(writes: Sequence[Write]) -> str:
-    names = [w.key.split(":", 1)[1] if w.key.startswith("player:") else "the public board" for w in writes]
-    return ", ".join(names)
+def _unpublished_message(writes: Sequence[Write | PictureWrite]) -> str:
+    names = [w.key.split(":", 1)[1] if w.key.startswith("player:") else "the round's pictures"
+             if isinstance(w, PictureWrite) else "the public board" for w in writes]
+    return ", ".join(dict.fromkeys(names))
 
 
 # ------------------------------------------------------------ status
@@ -688,11 +694,17 @@ def _load_for(store: Store, request_id: str | None, *, cleanup: bool = True) -> 
     the command writes nothing); with a "nothing to do" result when the menu's request was already
     done (a request runs exactly once, however often `watch` sees it)."""
     if cleanup:
-        store.cleanup()
+        _cleanup(store)
     ld = load(store)
     if request_id and request_id in ld.handled:
         return ld, ResolveResult("nothing", f"request {request_id} was already done", None, ld.match)
     return ld, None
+
+
+def _cleanup(store: Store) -> None:
+    """Remove what a killed run left: the store's temporary files and the pictures' (holding the lock)."""
+    store.cleanup()
+    remove_leftovers(game_folder(store))
 
 
 def _read_every_book(ld: Loaded, doing: str, *, board: bool = True) -> dict[str, BookState]:
@@ -710,7 +722,7 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
     A file that cannot be read is reported on its player's line; the others are still read. A
     public board that cannot be read is added to ``ld.warnings`` with the command that mends it."""
     with store.lock("status"):
-        store.cleanup()
+        _cleanup(store)
         ld = load(store)
         lines: list[StatusLine] = []
         if ld.match.finished:
@@ -831,7 +843,6 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         writes = _plan(ld, books)
         written = [_commit(ld, progress)]
         written += _write_all(ld, writes, progress, checked=True)
-        written += [str(p) for p in write_pictures(ld, rec.round)]
         skipped = [b.location for b in books.values() if b.location not in written]
         return ResolveResult("resolved", f"round {rec.round} resolved and published", rec, m, written, skipped,
                              warnings)
@@ -900,7 +911,7 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
     tab with the Submission layout under another name (a renamed tab, which is then removed).
     """
     with store.lock("repair"):
-        store.cleanup()
+        _cleanup(store)
         ld = load(store)
         m = ld.match
         names = list(players or m.players)
@@ -956,6 +967,9 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
                 written.append(w.location)
         if moved:
             written.append(_commit(ld))
+        for picture in plan_pictures(m, game_folder(store)):   # missing or wrong pictures are drawn again
+            picture.publish()
+            written.append(picture.location)
         return RepairResult(written, notes)
 
 
@@ -1158,40 +1172,6 @@ def game_folder(store: Store) -> Path | None:
     if folder is None and getattr(store, "cache_file", None) is not None:
         folder = store.cache_file.parent
     return Path(folder) if folder is not None else None
-
-
-def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
-    """The round's pictures drawn from its facts: "board" (public) and one per player that has one."""
-    rec = next((r for r in m.rounds if r.round == round_no), None)
-    if rec is None or not rec.facts:
-        return {}
-    ctx = m.context(round_no)
-    from .core.facts import visible
-    out = {}
-    pic = board_picture(m, round_no)
-    if pic is not None:
-        out["board"] = pic
-    for p in m.players:
-        pic = m.game.picture(visible(rec.facts, p), p, ctx)
-        if pic is not None:
-            out[p] = pic
-    return out
-
-
-def picture_path(folder: Path, round_no: int, viewer: str) -> Path:
-    if viewer == "board":
-        return folder / "pictures" / f"round-{round_no}-board.png"
-    return folder / "pictures" / "private" / f"{viewer}-round-{round_no}.png"
-
-
-def write_pictures(ld: Loaded, round_no: int) -> list[Path]:
-    """Write the round's PNGs into the game folder (public board; private ones for the host to send)."""
-    folder = game_folder(ld.store)
-    if folder is None:
-        return []
-    from .pictures import save_png
-    return [save_png(pic, picture_path(folder, round_no, viewer))
-            for viewer, pic in round_pictures(ld.match, round_no).items()]
 
 
 @dataclass
