@@ -84,9 +84,11 @@ def render_png(picture: Picture, scale: float = 1.0) -> bytes:
     return buf.getvalue()
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def png_bytes(picture: Picture, scale: float = 1.0) -> bytes:
-    """:func:`render_png`, remembered: a round's board goes into the board book and into its file."""
+    """:func:`render_png`, remembered: a round's board goes into the board book and into its file, and
+    a command compares the last round's pictures with the files (all of a 12-player round, and the
+    round before it for undo: 64 PNGs are a few MB)."""
     return render_png(picture, scale)
 
 
