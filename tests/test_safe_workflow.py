@@ -431,7 +431,8 @@ def test_temporary_files_of_a_killed_run_are_cleaned_by_the_next_command(game):
 
 def test_a_rerun_of_a_complete_round_mends_its_pictures(game):
     """Pictures deleted or damaged after the round was published (by hand, or by a run killed before
-    it wrote them) are drawn again by the next resolve; a picture of a round that is not resolved goes."""
+    it wrote them) are drawn again by the next resolve (or repair); a picture of a round that is not
+    resolved goes."""
     typed_round_one(game)
     run("resolve", game)
     board = game / "pictures" / "round-1-board.png"
@@ -445,6 +446,9 @@ def test_a_rerun_of_a_complete_round_mends_its_pictures(game):
     assert board.read_bytes() == want and not (game / "pictures" / "round-2-board.png").exists()
     assert run("resolve", game).output.strip().endswith("nothing was resolved (add --allow-empty to resolve it "
                                                         "with every player's default)")
+    board.unlink()
+    run("repair", game)                                                 # repair redraws from the record too
+    assert board.read_bytes() == want
 
 
 def test_writes_never_put_a_temporary_file_in_the_players_folder(game, monkeypatch):
