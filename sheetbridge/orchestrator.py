@@ -21,12 +21,12 @@ from .core.errors import (BackendError, ConfigError, GameBusy, LedgerError, Shee
 from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
-from .picture_files import PictureWrite, picture_path, plan_pictures, remove_leftovers, round_pictures
+from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
 from .sheets.xlsx import LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
-from .tabs import DECISIONS_TAB, board_picture, board_tabs, master_tabs, player_tabs, read_decisions
+from .tabs import DECISIONS_TAB, board_tabs, master_tabs, player_tabs, read_decisions
 from .templates import default_tables
 
 CONFIG_FILE = "sheetbridge.json"
@@ -559,7 +559,7 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
     return out + plan_pictures(m, game_folder(ld.store))   # the pictures are published like the books
 
 
-def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
+def _write_all(ld: Loaded, writes: Sequence[Write | PictureWrite], progress: Progress | None,
                checked: bool = False) -> list[str]:
     """Write players' books and the board, after the master (the commit point); first make sure
     the record is still the one loaded. On Google several books are written at once
@@ -578,9 +578,7 @@ def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
 
     def published(w: Write | PictureWrite, _result) -> None:
         if progress:
-            progress(f"published {w.key.split(':', 1)[-1]}'s file" if w.key.startswith("player:")
-                     else f"{'removed' if w.data is None else 'saved'} {w.location}" if isinstance(w, PictureWrite)
-                     else "published the public board")
+            progress(_published_line(w))
 
     outcomes = _each_book(ld.store, writes, publish, published)
     failed = [outcome for state, outcome in outcomes if state == "failed"]
@@ -594,6 +592,12 @@ def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
             error = BackendError(message)
         raise error from first
     return [w.location for w, (state, _) in zip(writes, outcomes) if state == "done"]
+
+
+def _published_line(w: Write | PictureWrite) -> str:
+    if isinstance(w, PictureWrite):
+        return f"{'removed' if w.data is None else 'saved'} {w.location}"
+    return f"published {w.key.split(':', 1)[-1]}'s file" if w.key.startswith("player:") else "published the public board"
 
 
 def _each_book(store: Store, items: Sequence[Any], job: Callable[[Any], Any],

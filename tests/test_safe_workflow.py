@@ -20,13 +20,12 @@ import pytest
 
 from sheetbridge import orchestrator as O
 from sheetbridge.core.errors import GameBusy
-from sheetbridge.picture_files import PictureWrite
+from sheetbridge.picture_files import PictureWrite, picture_path, round_pictures
 from sheetbridge.sheets.store import BOARD
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.core.game import get_game
 from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
-from sheetbridge.orchestrator import picture_path, round_pictures
 from tests.conftest import game_ids, players_for
 from tests.test_cli_xlsx import digest, run, tab_text, type_submission
 
