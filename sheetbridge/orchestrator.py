@@ -22,12 +22,13 @@ from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
+from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
 from .sheets.xlsx import HEARTBEAT_FILE as XLSX_HEARTBEAT, LOCK_FILE as XLSX_LOCK, TMP_DIR as XLSX_TMP, XlsxStore
 from .undo_guard import menu_round, undo_target
-from .tabs import DECISIONS_TAB, board_picture, board_tabs, master_tabs, player_tabs, read_decisions
+from .tabs import DECISIONS_TAB, board_tabs, master_tabs, player_tabs, read_decisions
 from .templates import default_tables
 
 CONFIG_FILE = "sheetbridge.json"
@@ -565,13 +566,13 @@ def _fresh_prefill(ld: Loaded, player: str) -> Mapping[str, Any] | None:
 
 
 def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] = (),
-          prefill: Mapping[str, Any] | None = None) -> list[Write]:
+          prefill: Mapping[str, Any] | None = None) -> list[Write | PictureWrite]:
     """The writes that make every readable book show what the record says, and nothing more.
 
     A player's Submission tab is redrawn only when it shows another round (or for `redraw`
     players): a current one holds what the player is typing. Results and Board are rewritten
     when they differ. Comparing content, not a flag, is what lets any re-run finish a
-    publication that was cut off, the board's included.
+    publication that was cut off, the board's and the pictures' included (:mod:`.picture_files`).
     """
     m = ld.match
     out: list[Write] = []
@@ -600,10 +601,10 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
         if st.rects.get(board) != board_tabs(m)[board].values():
             out.append(Write(BOARD, st.location, ID.with_identity(board_tabs(m, ld.store.embeds_pictures), BOARD,
                                                                   ld.identities)))  # drawn only now
-    return out
+    return out + plan_pictures(m, game_folder(ld.store))   # the pictures are published like the books
 
 
-def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
+def _write_all(ld: Loaded, writes: Sequence[Write | PictureWrite], progress: Progress | None,
                checked: bool = False) -> list[str]:
     """Write players' books and the board, after the master (the commit point); first make sure
     the record is still the one loaded. On Google several books are written at once
@@ -614,13 +615,15 @@ def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
     if writes and not checked:
         _check_revision(ld)
 
-    def publish(w: Write) -> None:
-        ld.store.open(w.key, w.location).write(w.tabs)
+    def publish(w: Write | PictureWrite) -> None:
+        if isinstance(w, PictureWrite):
+            w.publish()
+        else:
+            ld.store.open(w.key, w.location).write(w.tabs)
 
-    def published(w: Write, _result) -> None:
+    def published(w: Write | PictureWrite, _result) -> None:
         if progress:
-            progress(f"published {w.key.split(':', 1)[-1]}'s file" if w.key.startswith("player:")
-                     else "published the public board")
+            progress(_published_line(w))
 
     outcomes = _each_book(ld.store, writes, publish, published)
     failed = [outcome for state, outcome in outcomes if state == "failed"]
@@ -634,6 +637,12 @@ def _write_all(ld: Loaded, writes: Sequence[Write], progress: Progress | None,
             error = BackendError(message)
         raise error from first
     return [w.location for w, (state, _) in zip(writes, outcomes) if state == "done"]
+
+
+def _published_line(w: Write | PictureWrite) -> str:
+    if isinstance(w, PictureWrite):
+        return f"{'removed' if w.data is None else 'saved'} {w.location}"
+    return f"published {w.key.split(':', 1)[-1]}'s file" if w.key.startswith("player:") else "published the public board"
 
 
 def _each_book(store: Store, items: Sequence[Any], job: Callable[[Any], Any],
@@ -712,9 +721,10 @@ def _check_revision(ld: Loaded) -> None:
                        "nothing was written: run the command again")
 
 
-def _unpublished_message(writes: Sequence[Write]) -> str:
-    names = [w.key.split(":", 1)[1] if w.key.startswith("player:") else "the public board" for w in writes]
-    return ", ".join(names)
+def _unpublished_message(writes: Sequence[Write | PictureWrite]) -> str:
+    names = [w.key.split(":", 1)[1] if w.key.startswith("player:") else "the round's pictures"
+             if isinstance(w, PictureWrite) else "the public board" for w in writes]
+    return ", ".join(dict.fromkeys(names))
 
 
 # ------------------------------------------------------------ status
@@ -733,11 +743,17 @@ def _load_for(store: Store, request_id: str | None, *, cleanup: bool = True) -> 
     the command writes nothing); with a "nothing to do" result when the menu's request was already
     done (a request runs exactly once, however often `watch` sees it)."""
     if cleanup:
-        store.cleanup()
+        _cleanup(store)
     ld = load(store)
     if request_id and request_id in ld.handled:
         return ld, ResolveResult("nothing", f"request {request_id} was already done", None, ld.match)
     return ld, None
+
+
+def _cleanup(store: Store) -> None:
+    """Remove what a killed run left: the store's temporary files and the pictures' (holding the lock)."""
+    store.cleanup()
+    remove_leftovers(game_folder(store))
 
 
 def _read_every_book(ld: Loaded, doing: str, *, board: bool = True) -> dict[str, BookState]:
@@ -755,7 +771,7 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
     A file that cannot be read is reported on its player's line; the others are still read. A
     public board that cannot be read is added to ``ld.warnings`` with the command that mends it."""
     with store.lock("status"):
-        store.cleanup()
+        _cleanup(store)
         ld = load(store)
         lines: list[StatusLine] = []
         if ld.match.finished:
@@ -878,7 +894,6 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         writes = _plan(ld, books)
         written = [_commit(ld, progress)]
         written += _write_all(ld, writes, progress, checked=True)
-        written += [str(p) for p in write_pictures(ld, rec.round)]
         skipped = [b.location for b in books.values() if b.location not in written]
         return ResolveResult("resolved", f"round {rec.round} resolved and published", rec, m, written, skipped,
                              warnings)
@@ -955,7 +970,7 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
     tab with the Submission layout under another name (a renamed tab, which is then removed).
     """
     with store.lock("repair"):
-        store.cleanup()
+        _cleanup(store)
         ld = load(store)
         m = ld.match
         names = list(players or m.players)
@@ -1021,6 +1036,9 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
                 written.append(w.location)
         if moved or ld.identities != before:
             written.append(_commit(ld))
+        for picture in plan_pictures(m, game_folder(store)):   # missing or wrong pictures are drawn again
+            picture.publish()
+            written.append(picture.location)
         return RepairResult(written, notes)
 
 
@@ -1266,40 +1284,6 @@ def game_folder(store: Store) -> Path | None:
     if folder is None and getattr(store, "cache_file", None) is not None:
         folder = store.cache_file.parent
     return Path(folder) if folder is not None else None
-
-
-def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
-    """The round's pictures drawn from its facts: "board" (public) and one per player that has one."""
-    rec = next((r for r in m.rounds if r.round == round_no), None)
-    if rec is None or not rec.facts:
-        return {}
-    ctx = m.context(round_no)
-    from .core.facts import visible
-    out = {}
-    pic = board_picture(m, round_no)
-    if pic is not None:
-        out["board"] = pic
-    for p in m.players:
-        pic = m.game.picture(visible(rec.facts, p), p, ctx)
-        if pic is not None:
-            out[p] = pic
-    return out
-
-
-def picture_path(folder: Path, round_no: int, viewer: str) -> Path:
-    if viewer == "board":
-        return folder / "pictures" / f"round-{round_no}-board.png"
-    return folder / "pictures" / "private" / f"{viewer}-round-{round_no}.png"
-
-
-def write_pictures(ld: Loaded, round_no: int) -> list[Path]:
-    """Write the round's PNGs into the game folder (public board; private ones for the host to send)."""
-    folder = game_folder(ld.store)
-    if folder is None:
-        return []
-    from .pictures import save_png
-    return [save_png(pic, picture_path(folder, round_no, viewer))
-            for viewer, pic in round_pictures(ld.match, round_no).items()]
 
 
 @dataclass

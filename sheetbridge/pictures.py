@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,24 +84,17 @@ def render_png(picture: Picture, scale: float = 1.0) -> bytes:
     return buf.getvalue()
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def png_bytes(picture: Picture, scale: float = 1.0) -> bytes:
-    """:func:`render_png`, remembered: a round's board goes into the board book and into its file."""
+    """:func:`render_png`, remembered: a round's board goes into the board book and into its file, and
+    a command compares the last round's pictures with the files (all of a 12-player round, and the
+    round before it for undo: 64 PNGs are a few MB)."""
     return render_png(picture, scale)
 
 
 def save_png(picture: Picture, path: str | os.PathLike, scale: float = 1.0) -> Path:
     """Write the PNG atomically (a temporary file renamed into place)."""
+    from .picture_files import write_atomically
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = png_bytes(picture, scale)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(path, png_bytes(picture, scale))
     return path

@@ -1,0 +1,157 @@
+"""The rounds' pictures in the game folder, as part of the publication (issue 25, point 5).
+
+``pictures/round-N-board.png`` and ``pictures/private/<player>-round-N.png`` are drawn from
+the record like every book: :func:`plan_pictures` compares the folder with what the record
+says (every resolved round's pictures present, the last round's byte for byte, none of a
+round that is not resolved, such as an undone one) and returns the file changes that make
+them agree. The orchestrator publishes them with the books after the master's commit, so a
+re-run after a cut-off run finishes the pictures exactly as it finishes the books.
+
+Each file is written atomically (a ``.tmp-*.png`` beside it, renamed into place);
+:func:`remove_leftovers` deletes the temporary files a killed run left, under the game's lock.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .core.errors import WorkbookError
+from .core.match import Match
+
+PICTURES_KEY = "pictures"        # the key of a picture file in a publication plan (books have theirs)
+PICTURES_DIR = "pictures"
+PRIVATE_DIR = "private"
+BOARD_VIEWER = "board"
+_TMP_PREFIX = ".tmp-"
+_PRIVATE_NAME = re.compile(r"(?P<viewer>.+)-round-(?P<round>\d+)\.png")
+_BOARD_NAME = re.compile(r"round-(?P<round>\d+)-board\.png")
+
+
+def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
+    """The round's pictures drawn from its facts: "board" (public) and one per player that has one."""
+    rec = next((r for r in m.rounds if r.round == round_no), None)
+    if rec is None or not rec.facts:
+        return {}
+    from .core.facts import visible
+    from .tabs import board_picture
+    ctx = m.context(round_no)
+    out = {}
+    pic = board_picture(m, round_no)
+    if pic is not None:
+        out[BOARD_VIEWER] = pic
+    for p in m.players:
+        pic = m.game.picture(visible(rec.facts, p), p, ctx)
+        if pic is not None:
+            out[p] = pic
+    return out
+
+
+def picture_path(folder: Path, round_no: int, viewer: str) -> Path:
+    if viewer == BOARD_VIEWER:
+        return folder / PICTURES_DIR / f"round-{round_no}-board.png"
+    return folder / PICTURES_DIR / PRIVATE_DIR / f"{viewer}-round-{round_no}.png"
+
+
+@dataclass(frozen=True)
+class PictureWrite:
+    """One picture file brought to what the record says: written with ``data``, or removed (None)."""
+    path: Path
+    data: bytes | None
+    key: str = PICTURES_KEY
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    def publish(self) -> None:
+        try:
+            if self.data is None:
+                self.path.unlink(missing_ok=True)
+            else:
+                write_atomically(self.path, self.data)
+        except OSError as e:
+            raise WorkbookError(f"cannot write {self.path}: {e.strerror or e}; free the folder (space, "
+                                "permissions) and run the command again: it finishes the pictures") from None
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` through a temporary file in the same folder renamed into place, so a
+    reader (or a kill) never sees half a PNG."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=path.suffix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a host expects ordinary file permissions
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def plan_pictures(m: Match, folder: Path | None) -> list[PictureWrite]:
+    """The picture files to write or remove so that ``folder`` shows the record: every resolved
+    round's pictures (the last round's compared byte for byte: a decision may redraw it; older
+    ones only when missing, not to draw every round on every command) and no picture of a
+    round that is not resolved, or of a viewer the round draws none for."""
+    if folder is None:
+        return []
+    from .pictures import png_bytes
+    resolved = [r.round for r in m.rounds]
+    last = resolved[-1] if resolved else None
+    drawn: set[Path] = set()
+    out: list[PictureWrite] = []
+    for round_no in resolved:
+        for viewer, pic in round_pictures(m, round_no).items():   # (shapes only: PNGs are made below)
+            path = picture_path(folder, round_no, viewer)
+            drawn.add(path)
+            if round_no == last or not path.exists():
+                data = png_bytes(pic)
+                if _read(path) != data:
+                    out.append(PictureWrite(path, data))
+    out += [PictureWrite(path, None) for path, round_no in _present(m, folder)
+            if round_no not in resolved or (round_no == last and path not in drawn)]
+    return out
+
+
+def _present(m: Match, folder: Path) -> list[tuple[Path, int]]:
+    """The round pictures in ``folder`` (the board's and the players'), with their round numbers."""
+    found = []
+    board_dir = folder / PICTURES_DIR
+    for path in sorted(board_dir.glob("round-*-board.png")) if board_dir.is_dir() else []:
+        match = _BOARD_NAME.fullmatch(path.name)
+        if match:
+            found.append((path, int(match["round"])))
+    private_dir = board_dir / PRIVATE_DIR
+    players = set(m.players)
+    for path in sorted(private_dir.glob("*-round-*.png")) if private_dir.is_dir() else []:
+        match = _PRIVATE_NAME.fullmatch(path.name)
+        if match and match["viewer"] in players:   # a file of someone else's is not ours to remove
+            found.append((path, int(match["round"])))
+    return found
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def remove_leftovers(folder: Path | None) -> None:
+    """Delete the temporary picture files a killed run left (call holding the game's lock)."""
+    if folder is None:
+        return
+    for where in (folder / PICTURES_DIR, folder / PICTURES_DIR / PRIVATE_DIR):
+        for path in where.glob(f"{_TMP_PREFIX}*.png") if where.is_dir() else []:
+            try:
+                path.unlink()
+            except OSError:
+                pass
