@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
+from .cell_reading import number_text, readable
+
 Value = Union[str, int, float, bool, None]
 Rect = list  # list[list[str]]: what a read returns, every value as text ("" for empty)
 Merge = tuple  # (first_row, first_col, end_row, end_col): 0-based, ends excluded, like Google's GridRange
@@ -95,14 +97,23 @@ class TabData:
 
 
 def text_of(value: Value) -> str:
-    """How a read reports a value: whole floats without ".0", booleans as TRUE/FALSE."""
+    """How a read reports a value: whole floats without ".0", booleans as TRUE/FALSE; a lone
+    surrogate as U+FFFD and a number beyond a double as ``inf`` (``cell_reading.py``).
+
+    >>> text_of(3.0), text_of(True), text_of(10 ** 5000), text_of("Du\\ud83del") == "Du\\ufffdel"
+    ('3', 'TRUE', 'inf', True)
+    """
+    if type(value) is str:
+        return value if value.isascii() else readable(value)
     if value is None:
         return ""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value)
+    if type(value) is int:
+        return number_text(value) or str(value)
+    return readable(str(value))
 
 
 def normalise(rows: Sequence[Sequence[Value]]) -> list[list[str]]:

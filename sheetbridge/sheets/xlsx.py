@@ -41,6 +41,7 @@ from openpyxl.worksheet.merge import MergedCellRange
 
 from ..core.errors import GameBusy, WorkbookError
 from . import xlsx_fast as fast
+from .cell_reading import openpyxl_reading, put_back_dates, unescape
 from .model import CellData, Rect, TabData, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
 
@@ -113,8 +114,9 @@ class XlsxBook(Book):
         except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
             raise self._unreadable(type(e).__name__) from None
         try:
-            return {name: normalise([[_unescape(v) for v in row] for row in wb[name].iter_rows(values_only=True)])
-                    for name in tabs}
+            return {name: _read_tab(wb[name]) for name in tabs}
+        except (ValueError, OverflowError, KeyError) as e:   # a number or date openpyxl cannot take
+            raise self._unreadable(type(e).__name__) from None
         finally:
             wb.close()
 
@@ -259,14 +261,15 @@ def _fill_book(wb: Workbook, tabs: Mapping[str, TabData]) -> None:
 
 
 _ESCAPE_LIKE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
-_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
 
 
-def _unescape(value):
-    """Text as Excel shows it: "_xHHHH_" in the file is the character U+HHHH (openpyxl leaves it)."""
-    if isinstance(value, str) and "_x" in value:
-        return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), value)
-    return value
+def _read_tab(ws) -> Rect:
+    """One tab through openpyxl, read as calamine reads it (``cell_reading.py``): escapes decoded,
+    numbers as doubles, a date serial that is no date as its number, no warning printed."""
+    with openpyxl_reading() as bad_dates:
+        rows = [[unescape(v) for v in row] for row in ws.iter_rows(values_only=True)]
+    put_back_dates(rows, bad_dates)
+    return normalise(rows)
 
 
 def _escaped_cell_string(value: str) -> str:
