@@ -21,6 +21,7 @@ from .core.errors import (BackendError, ConfigError, GameBusy, LedgerError, Shee
 from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
+from .host_lines import listed
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
 from .sheets.model import TabData
@@ -493,13 +494,13 @@ def _folder_hint(store: Store) -> str:
 
 
 def _broken_error(ld: Loaded, broken: Sequence[BookState], doing: str) -> WorkbookError:
-    names = ", ".join(b.player or "the public board" for b in broken)
-    details = "; ".join(b.error for b in broken[:3]) + (f"; and {len(broken) - 3} more" if len(broken) > 3 else "")
-    who = " ".join(f"--player {b.player}" for b in broken if b.player)
+    # One line of about 300 characters however many files are broken: the first one's reason only.
+    names = listed([b.player or "the public board" for b in broken], 60)
+    details = broken[0].error + (f"; and {len(broken) - 1} more" if len(broken) > 1 else "")
+    who = " ".join(f"--player {b.player}" for b in broken if b.player) if len(broken) <= 3 else ""
     return WorkbookError(f"cannot {doing}: {len(broken)} file(s) cannot be read ({names}): {details}. Nothing was "
-                         f"written. Run `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` "
-                         "to re-create them from the master's record (entries it can find are kept), then run "
-                         "the command again")
+                         f"written; `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` "
+                         "redraws them from the master's record, keeping typed entries; then run this again")
 
 
 # ------------------------------------------------------------ what a book should show
@@ -733,7 +734,7 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
                         if locked and _entries(st.raw) != _entries(ld.locked["raw"].get(p)) else "")
                 if st.stray:   # where, never what: status reveals no value
                     note = "; ".join(x for x in (note, "typed outside the boxes (ignored): "
-                                                  + ", ".join(e.cell for e in st.stray)) if x)
+                                                  + listed([e.cell for e in st.stray], 60)) if x)
                 if sub is None:
                     lines.append(StatusLine(p, "not submitted", False, note=note))
                 else:
