@@ -498,9 +498,9 @@ def _broken_error(ld: Loaded, broken: Sequence[BookState], doing: str) -> Workbo
     names = listed([b.player or "the public board" for b in broken], 60)
     details = broken[0].error + (f"; and {len(broken) - 1} more" if len(broken) > 1 else "")
     who = " ".join(f"--player {b.player}" for b in broken if b.player) if len(broken) <= 3 else ""
-    return WorkbookError(f"cannot {doing}: {len(broken)} file(s) cannot be read ({names}): {details}. Nothing was "
+    return WorkbookError(f"cannot {doing}: {len(broken)} unreadable file(s) ({names}): {details}. Nothing was "
                          f"written; `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` "
-                         "redraws them from the master's record, keeping typed entries; then run this again")
+                         "redraws them from the record, keeping typed entries; then run this again")
 
 
 # ------------------------------------------------------------ what a book should show
