@@ -422,6 +422,7 @@ class BookState:
     location: str
     rects: dict | None            # the tabs read; None when the book could not be read
     error: str = ""               # why the book could not be read (missing file, renamed tab...)
+    reason: str = ""              # the same without its fix (an error quoting it says its own)
     raw: dict | None = None       # the entries typed for the open round (players only)
     stale: bool = False           # the Submission tab still shows another round
     stray: list = field(default_factory=list)   # entries typed outside the boxes (layout.StrayEntry)
@@ -473,7 +474,7 @@ def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = T
                 if not st.stale:
                     st.stray = L.stray_entries(form, st.rects[names[0]], p)
         except WorkbookError as e:
-            st.rects, st.error = None, str(e)
+            st.rects, st.error, st.reason = None, str(e), getattr(e, "what", "")
     if board and ld.board_location:
         st, (_, got) = states[-1], fetched[-1]
         if isinstance(got, WorkbookError):
@@ -496,11 +497,11 @@ def _folder_hint(store: Store) -> str:
 def _broken_error(ld: Loaded, broken: Sequence[BookState], doing: str) -> WorkbookError:
     # One line of about 300 characters however many files are broken: the first one's reason only.
     names = listed([b.player or "the public board" for b in broken], 60)
-    details = broken[0].error + (f"; and {len(broken) - 1} more" if len(broken) > 1 else "")
+    details = (broken[0].reason or broken[0].error) + (f"; and {len(broken) - 1} more" if len(broken) > 1 else "")
     who = " ".join(f"--player {b.player}" for b in broken if b.player) if len(broken) <= 3 else ""
     return WorkbookError(f"cannot {doing}: {len(broken)} unreadable file(s) ({names}): {details}. Nothing was "
-                         f"written; `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` "
-                         "redraws them from the record, keeping typed entries; then run this again")
+                         f"written: run `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` (it redraws them "
+                         "from the record, keeping typed entries), then this again")
 
 
 # ------------------------------------------------------------ what a book should show

@@ -357,6 +357,9 @@ def _typed(value: Any) -> Any:
     return str(value)
 
 
+REDRAW = "redraw the tab with `sheetbridge repair GAME_FOLDER --player NAME` (the player then re-enters the submission)"
+
+
 def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, str]]] | None:
     """The raw submission typed into a Submission tab laid out by :func:`form_tab`.
 
@@ -370,19 +373,18 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
 
     marker = cell(1, 1).strip()
     if cell(1, 0).strip() != "Round":
-        raise WorkbookError(f"{where}: cell A2 should say 'Round' but says {_quoted(cell(1, 0))}; the tab's layout was "
-                            "changed. Redraw it with `sheetbridge repair GAME_FOLDER --player NAME` (the player then re-enters the submission)")
+        raise WorkbookError(f"{where}: cell A2 should say 'Round' but says {_quoted(cell(1, 0))}: the tab's layout was "
+                            "changed", fix=REDRAW)
     marked = _round_of(marker)
     if marked is None:
-        raise WorkbookError(f"{where}: cell B2 should hold the round number but holds {_quoted(marker)}")
+        raise WorkbookError(f"{where}: cell B2 should hold the round number but holds {_quoted(marker)}", fix=REDRAW)
     if marked != form.round:
         return None
     out: dict[str, list[dict[str, str]]] = {}
     for sec, r in zip(form.sections, _section_rows(form)):
         if cell(r, 0).strip() != sec.title:
             raise WorkbookError(f"{where}: row {r + 1} should start the section {sec.title!r} but says "
-                                f"{_quoted(cell(r, 0))}; rows were inserted or deleted. Undo that, or redraw the tab with "
-                                f"`sheetbridge repair GAME_FOLDER --player NAME` (the player then re-enters the submission)")
+                                f"{_quoted(cell(r, 0))}: rows were inserted or deleted", fix="undo that, or " + REDRAW)
         rows = []
         for i in range(sec.rows):
             rr = r + 2 + i
