@@ -500,8 +500,8 @@ def _broken_error(ld: Loaded, broken: Sequence[BookState], doing: str) -> Workbo
     details = (broken[0].reason or broken[0].error) + (f"; and {len(broken) - 1} more" if len(broken) > 1 else "")
     who = " ".join(f"--player {b.player}" for b in broken if b.player) if len(broken) <= 3 else ""
     return WorkbookError(f"cannot {doing}: {len(broken)} unreadable file(s) ({names}): {details}. Nothing was "
-                         f"written: run `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` (it redraws them "
-                         "from the record, keeping typed entries), then this again")
+                         f"written: run `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` (typed entries "
+                         "are kept), then this again")
 
 
 # ------------------------------------------------------------ what a book should show

@@ -473,3 +473,36 @@ def test_hostile_books_never_stop_status_or_resolve(game_id, tmp_path_factory, d
 @given(data=st.data())
 def test_fuzz_hostile_books(game_id, tmp_path_factory, data):
     _hostile_book(game_id, tmp_path_factory.getbasetemp() / "hostile-fuzz", data)
+
+
+def test_google_reads_a_lone_surrogate_and_a_huge_number_as_a_file_does(tmp_path):
+    """The same cells through the real gspread client against the offline fake Google: a lone
+    surrogate (JSON "\\ud83d") is the player's problem, read as U+FFFD; a number of 308 digits is a number."""
+    from gspread.utils import rowcol_to_a1
+    from sheetbridge import orchestrator as O
+    from sheetbridge.core.intake import BROKEN_REASON
+    from tests.fake_google import FakeGoogle
+    fake = FakeGoogle(seed=3)
+    names = ["Ann", "Bo", "Cy"]
+    store = fake.store("host@example.com", game_folder=tmp_path / "g")
+    O.new_game("three-modular-rooms", [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in names], store,
+               seed=3, folder=tmp_path / "g")
+    ld = O.load(store)
+    typed = {"Ann": ["3", "Du\ud83del"], "Bo": ["\u200b\u202e2", "Null"], "Cy": [1e308, "Duel"]}
+    for name, values in typed.items():
+        (first, *_), form = sorted(input_cells(ld.match.form(name), name)), ld.match.form(name)
+        ws = fake.gspread_client(f"{name.lower()}@example.com").open_by_key(ld.locations[name]).worksheet("Submission")
+        ws.update([values], rowcol_to_a1(first[0] + 1, first[1] + 1), value_input_option="RAW")
+    read = store.open("player:Ann", ld.locations["Ann"]).read(["Submission"])["Submission"]
+    assert any("Du\ufffdel" in row for row in read)
+    _, lines = O.status(store)
+    assert [line.problem_fields for line in lines] == [("Room",), ("Card",), ("Card",)]
+    res = O.resolve(store)
+    assert res.action == "resolved"
+    problems = res.record.problems()
+    assert any(p.startswith("Ann: Room = 'Du\ufffdel' (" + BROKEN_REASON) for p in problems), problems
+    assert any(p.startswith("Cy: Card = '1000000000000000010979") and "(too long: 309 characters" in p
+               for p in problems), problems
+    assert any(p.startswith("Bo: Card = '\\u200b\\u202e2' (not a card number)") for p in problems), problems
+    results = store.open("player:Ann", ld.locations["Ann"]).read(["Results"])["Results"]
+    assert any("Du\ufffdel" in cell for row in results for cell in row)

@@ -373,8 +373,8 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
 
     marker = cell(1, 1).strip()
     if cell(1, 0).strip() != "Round":
-        raise WorkbookError(f"{where}: cell A2 should say 'Round' but says {_quoted(cell(1, 0))}: the tab's layout was "
-                            "changed", fix=REDRAW)
+        raise WorkbookError(f"{where}: cell A2 should say 'Round' but says {_quoted(cell(1, 0))}",
+                            fix="the tab's layout was changed: " + REDRAW)
     marked = _round_of(marker)
     if marked is None:
         raise WorkbookError(f"{where}: cell B2 should hold the round number but holds {_quoted(marker)}", fix=REDRAW)
@@ -384,7 +384,7 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
     for sec, r in zip(form.sections, _section_rows(form)):
         if cell(r, 0).strip() != sec.title:
             raise WorkbookError(f"{where}: row {r + 1} should start the section {sec.title!r} but says "
-                                f"{_quoted(cell(r, 0))}: rows were inserted or deleted", fix="undo that, or " + REDRAW)
+                                f"{_quoted(cell(r, 0))}", fix="rows were inserted or deleted: undo that, or " + REDRAW)
         rows = []
         for i in range(sec.rows):
             rr = r + 2 + i
