@@ -136,7 +136,7 @@ def _prepare(form: Form, player: str, raw: RawSubmission) -> Prepared:
                 if refusal:
                     problems.append(Problem(
                         ProblemKind.SYNTAX, player, where, shorten(text), fld.allowed() if fld else "a short text",
-                        refusal, "this entry is read as blank: the rules' default applies", label=label))
+                        refusal, BLANK_DEFAULT, label=label))
                     if label:
                         refused.add(label)
                     out_row[name] = ""
@@ -167,7 +167,8 @@ def _refusal(text: str, cap: int) -> str:
     return ""
 
 
-BROKEN_REASON = "a broken character (\ufffd): half of an emoji or symbol was lost, e.g. in a paste; type it again"
+BROKEN_REASON = "a broken character (half an emoji, cut by a paste?): type it again"
+BLANK_DEFAULT = "read as blank: the rules' default applies"
 _BROKEN = re.compile("[\ud800-\udfff\ufffd]")
 
 
