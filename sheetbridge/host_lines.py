@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 HOST_LINE = 300      # the longest line a command prints, the game folder's path aside
-LIST_ROOM = 120      # characters a list of field labels or cells may take in one line
+LIST_ROOM = 100      # characters a list of field labels or cells may take in one line
 
 
 def listed(items: Sequence[str], room: int = LIST_ROOM) -> str:

@@ -535,3 +535,20 @@ def test_a_cell_reads_the_same_with_or_without_a_formula_in_the_book(tmp_path):
     assert reads[None] == reads["results"]
     assert reads[None][0] == ["Du\ufffdel", "\U0001f600", "_xD83D_", "A\u202e\u200b", "inf", "-inf", "12.5", "a\x07b"]
     assert reads[None][1] == ["99999999999"]
+
+
+def test_a_player_with_every_field_wrong_is_one_short_status_line(tmp_path_factory):
+    """Issue 25: status named every field with a problem, 749 characters for a Bugcatcher player."""
+    import shutil
+    from pathlib import Path
+    from test_cli_xlsx import run
+    game_id = "bugcatcher"
+    game = tmp_path_factory.mktemp("every-field") / "game"
+    shutil.copytree(_new_game(game_id, str(tmp_path_factory.getbasetemp() / "hostile")), game)
+    player = players_for(game_id)[0]
+    cells = {rc: ("text", "zz") for rc in input_cells(_form_of(game, player), player)}
+    write_book(Path(game) / "players" / f"{player}.xlsx", cells, None, False)
+    out = run("status", game).output
+    line = next(line for line in out.splitlines() if line.startswith(f"  {player} "))
+    assert len(cells) > 30 and "problems in " in line and line.endswith(" more"), line
+    assert len(line) <= HOST_LINE, (len(line), line)
