@@ -550,5 +550,5 @@ def test_a_player_with_every_field_wrong_is_one_short_status_line(tmp_path_facto
     write_book(Path(game) / "players" / f"{player}.xlsx", cells, None, False)
     out = run("status", game).output
     line = next(line for line in out.splitlines() if line.startswith(f"  {player} "))
-    assert len(cells) > 30 and "problems in " in line and line.endswith(" more"), line
+    assert len(cells) > 20 and "problems in " in line and line.endswith(" more"), line
     assert len(line) <= HOST_LINE, (len(line), line)

@@ -357,7 +357,7 @@ def _typed(value: Any) -> Any:
     return str(value)
 
 
-REDRAW = "redraw the tab with `sheetbridge repair GAME_FOLDER --player NAME` (the player then re-enters the submission)"
+REDRAW = "redraw it with `sheetbridge repair GAME_FOLDER --player NAME` (the player types the entries again)"
 
 
 def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, str]]] | None:

@@ -24,6 +24,7 @@ import socket
 import tempfile
 import threading
 import time
+import warnings
 import zipfile
 from contextlib import contextmanager
 from copy import copy
@@ -67,7 +68,9 @@ class XlsxBook(Book):
             raise WorkbookError(f"{self.path}: file not found; was it moved or renamed? "
                                 f"The master workbook expects it at {self.location}")
         try:
-            return load_workbook(self.path, read_only=read_only)
+            with warnings.catch_warnings():   # (a date cell that is no date...: never on the host's terminal)
+                warnings.simplefilter("ignore")
+                return load_workbook(self.path, read_only=read_only)
         except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
             raise WorkbookError(f"{self.path}: not a readable .xlsx workbook ({type(e).__name__}); "
                                 "restore it from a backup or re-create it") from None
