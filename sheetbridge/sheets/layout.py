@@ -357,7 +357,7 @@ def _typed(value: Any) -> Any:
     return str(value)
 
 
-REDRAW = "redraw it with `sheetbridge repair GAME_FOLDER --player NAME` (the player types the entries again)"
+REDRAW = "run `sheetbridge repair GAME_FOLDER --player NAME` to redraw it"
 
 
 def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, str]]] | None:
@@ -383,8 +383,8 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
     out: dict[str, list[dict[str, str]]] = {}
     for sec, r in zip(form.sections, _section_rows(form)):
         if cell(r, 0).strip() != sec.title:
-            raise WorkbookError(f"{where}: row {r + 1} should start the section {sec.title!r} but says "
-                                f"{_quoted(cell(r, 0))}", fix="rows were inserted or deleted: undo that, or " + REDRAW)
+            raise WorkbookError(f"{where}: cell A{r + 1} should say {sec.title!r} but says {_quoted(cell(r, 0))}",
+                                fix="rows were inserted or deleted: undo that, or " + REDRAW)
         rows = []
         for i in range(sec.rows):
             rr = r + 2 + i
