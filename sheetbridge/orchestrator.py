@@ -22,6 +22,7 @@ from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
+from .host_lines import listed
 from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -432,6 +433,7 @@ class BookState:
     location: str
     rects: dict | None            # the tabs read; None when the book could not be read
     error: str = ""               # why the book could not be read (missing file, renamed tab...)
+    reason: str = ""              # the same without its fix (an error quoting it says its own)
     raw: dict | None = None       # the entries typed for the open round (players only)
     stale: bool = False           # the Submission tab still shows another round
     stray: list = field(default_factory=list)   # entries typed outside the boxes (layout.StrayEntry)
@@ -485,7 +487,7 @@ def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = T
                 if not st.stale:
                     st.stray = L.stray_entries(form, st.rects[names[0]], p)
         except WorkbookError as e:
-            st.rects, st.error = None, str(e)
+            st.rects, st.error, st.reason = None, str(e), getattr(e, "what", "")
     if board and ld.board_location:
         st, (_, got) = states[-1], fetched[-1]
         if isinstance(got, WorkbookError):
@@ -535,13 +537,13 @@ def _broken_error(ld: Loaded, broken: Sequence[BookState], doing: str) -> Workbo
         also = str(_broken_error(ld, others, doing)).split(": ", 1)[1] if others else ""
         return ID.refused_error(doing, [(b.key, b.location, b.error) for b in foreign], _folder_hint(ld.store),
                                 "also " + also if also else "")
-    names = ", ".join(b.player or "the public board" for b in broken)
-    details = "; ".join(b.error for b in broken[:3]) + (f"; and {len(broken) - 3} more" if len(broken) > 3 else "")
-    who = " ".join(f"--player {b.player}" for b in broken if b.player)
-    return WorkbookError(f"cannot {doing}: {len(broken)} file(s) cannot be read ({names}): {details}. Nothing was "
-                         f"written. Run `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` "
-                         "to re-create them from the master's record (entries it can find are kept), then run "
-                         "the command again")
+    # One line of about 300 characters however many files are broken: the first one's reason only.
+    names = listed([b.player or "the public board" for b in broken], 60)
+    details = (broken[0].reason or broken[0].error) + (f"; and {len(broken) - 1} more" if len(broken) > 1 else "")
+    who = " ".join(f"--player {b.player}" for b in broken if b.player) if len(broken) <= 3 else ""
+    return WorkbookError(f"cannot {doing}: {len(broken)} unreadable file(s) ({names}): {details}. Nothing was "
+                         f"written: run `sheetbridge repair {_folder_hint(ld.store)}{' ' + who if who else ''}` (typed entries "
+                         "are kept), then this again")
 
 
 # ------------------------------------------------------------ what a book should show
@@ -796,7 +798,7 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
                         if locked and _entries(st.raw) != _entries(ld.locked["raw"].get(p)) else "")
                 if st.stray:   # where, never what: status reveals no value
                     note = "; ".join(x for x in (note, "typed outside the boxes (ignored): "
-                                                  + ", ".join(e.cell for e in st.stray)) if x)
+                                                  + listed([e.cell for e in st.stray], 60)) if x)
                 if sub is None:
                     lines.append(StatusLine(p, "not submitted", False, note=note))
                 else:

@@ -3,6 +3,7 @@ from pathlib import Path
 
 import click
 
+from ..host_lines import listed
 from . import open_store
 
 
@@ -21,7 +22,7 @@ def command(folder) -> None:
     locked = f" (locked since {ld.locked['at']})" if ld.locked and ld.locked.get("round") == m.round else ""
     click.echo(f"{m.game.spec.name}, round {m.round}{locked}:")
     for line in lines:
-        mark = "ok" if line.valid else ("problems in " + ", ".join(line.problem_fields) if line.problem_fields else "-")
+        mark = "ok" if line.valid else ("problems in " + listed(line.problem_fields) if line.problem_fields else "-")
         shown = f"  {line.player:16} {line.state:16} {mark if line.state == 'submitted' else ''}".rstrip()
         click.echo(shown + (f"; {line.note}" if line.note else ""))
     done = sum(1 for line in lines if line.state == "submitted")

@@ -16,7 +16,14 @@ class UsageError(SheetbridgeError):
 
 
 class WorkbookError(SheetbridgeError):
-    """A file or tab is missing or unreadable. Names the file and the tab."""
+    """A file or tab is missing or unreadable. Names the file and the tab.
+
+    `what` is the line without its `fix`, for an error that quotes it and says its own fix.
+    """
+
+    def __init__(self, message: str = "", *, fix: str = "") -> None:
+        super().__init__(f"{message}; {fix}" if fix else message)
+        self.what = message
 
 
 class ConfigError(SheetbridgeError):

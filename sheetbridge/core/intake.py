@@ -21,6 +21,7 @@ Enforced once, in :meth:`sheetbridge.core.match.Match.parse`, so no game can for
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping
@@ -131,11 +132,11 @@ def _prepare(form: Form, player: str, raw: RawSubmission) -> Prepared:
                 if len(text) > cap or not text.isascii():   # the label is only needed for a problem or notice
                     label = _label(form, sec, i, fld)
                     where = name if sec is None or sec.rows <= 1 else f"{sec_name} row {i + 1} {name}"
-                if len(text) > cap:
+                refusal = _refusal(text, cap)
+                if refusal:
                     problems.append(Problem(
                         ProblemKind.SYNTAX, player, where, shorten(text), fld.allowed() if fld else "a short text",
-                        f"too long: {len(text):,} characters; at most {cap}",
-                        "this entry is read as blank: the rules' default applies", label=label))
+                        refusal, BLANK_DEFAULT, label=label))
                     if label:
                         refused.add(label)
                     out_row[name] = ""
@@ -150,6 +151,25 @@ def _prepare(form: Form, player: str, raw: RawSubmission) -> Prepared:
     if total_chars > SUBMISSION_CHARS or total_cells > SUBMISSION_CELLS:
         return _rejected(player, total_chars, total_cells)
     return Prepared(out, problems, notices, refused)
+
+
+def _refusal(text: str, cap: int) -> str:
+    """Why a cell is refused whole (read as blank), or "" when it is read.
+
+    A lone surrogate (``"\\ud83d"`` from Python or JSON) or the U+FFFD a sheet reads one as
+    (``sheets/cell_reading.py``) is half of an emoji or symbol cut by a paste: not what the player
+    meant, so it is not read, and the player is told.
+    """
+    if len(text) > cap:
+        return f"too long: {len(text):,} characters; at most {cap}"
+    if _BROKEN.search(text):
+        return BROKEN_REASON
+    return ""
+
+
+BROKEN_REASON = "a broken character (half an emoji, cut by a paste?): type it again"
+BLANK_DEFAULT = "read as blank: the rules' default applies"
+_BROKEN = re.compile("[\ud800-\udfff\ufffd]")
 
 
 def _rejected(player: str, chars: int, cells: int) -> Prepared:

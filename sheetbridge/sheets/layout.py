@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..core.errors import WorkbookError
+from ..core.parsing import shorten
 from ..core.types import Form, Report
 from ..templates import layout as _layout
 from .model import DEFAULT_ROW_HEIGHT, HELPER_COLUMN, CellData, Merge, Rect, TabData, text_of
@@ -356,6 +357,9 @@ def _typed(value: Any) -> Any:
     return str(value)
 
 
+REDRAW = "run `sheetbridge repair GAME_FOLDER --player NAME` to redraw it"
+
+
 def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, str]]] | None:
     """The raw submission typed into a Submission tab laid out by :func:`form_tab`.
 
@@ -369,20 +373,18 @@ def read_form(form: Form, rect: Rect, where: str) -> dict[str, list[dict[str, st
 
     marker = cell(1, 1).strip()
     if cell(1, 0).strip() != "Round":
-        raise WorkbookError(f"{where}: cell A2 should say 'Round' but says {cell(1, 0)!r}; the tab's layout was "
-                            "changed. Redraw it with `sheetbridge repair GAME_FOLDER --player NAME` (the player then re-enters the submission)")
-    try:
-        marked = int(float(marker))
-    except ValueError:
-        raise WorkbookError(f"{where}: cell B2 should hold the round number but holds {marker!r}") from None
+        raise WorkbookError(f"{where}: cell A2 should say 'Round' but says {_quoted(cell(1, 0))}",
+                            fix="the tab's layout was changed: " + REDRAW)
+    marked = _round_of(marker)
+    if marked is None:
+        raise WorkbookError(f"{where}: cell B2 should hold the round number but holds {_quoted(marker)}", fix=REDRAW)
     if marked != form.round:
         return None
     out: dict[str, list[dict[str, str]]] = {}
     for sec, r in zip(form.sections, _section_rows(form)):
         if cell(r, 0).strip() != sec.title:
-            raise WorkbookError(f"{where}: row {r + 1} should start the section {sec.title!r} but says "
-                                f"{cell(r, 0)!r}; rows were inserted or deleted. Undo that, or redraw the tab with "
-                                f"`sheetbridge repair GAME_FOLDER --player NAME` (the player then re-enters the submission)")
+            raise WorkbookError(f"{where}: cell A{r + 1} should say {sec.title!r} but says {_quoted(cell(r, 0))}",
+                                fix="rows were inserted or deleted: undo that, or " + REDRAW)
         rows = []
         for i in range(sec.rows):
             rr = r + 2 + i
@@ -437,7 +439,7 @@ def stray_entries(form: Form, rect: Rect, player: str | None = None) -> list[Str
 def _round_of(text: str) -> int | None:
     try:
         return int(float(text.strip()))
-    except ValueError:
+    except (ValueError, OverflowError):   # "inf": a 5,000-digit number
         return None
 
 
@@ -451,6 +453,11 @@ def _a1(r: int, c: int) -> str:
         n, rem = divmod(n - 1, 26)
         letters = chr(65 + rem) + letters
     return f"{letters}{r + 1}"
+
+
+def _quoted(text: str) -> str:
+    """A cell's text as a host's error line echoes it: quoted, at most a short prefix, escaped."""
+    return f"'{shorten(text, 20)}'"   # (its lines also name the file and the fix: they stay short)
 
 
 def _short(text: str, limit: int = 40) -> str:

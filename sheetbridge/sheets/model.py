@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
+from .cell_reading import number_text, readable
+
 Value = Union[str, int, float, bool, None]
 Rect = list  # list[list[str]]: what a read returns, every value as text ("" for empty)
 Merge = tuple  # (first_row, first_col, end_row, end_col): 0-based, ends excluded, like Google's GridRange
@@ -97,20 +99,26 @@ class TabData:
 def text_of(value: Value) -> str:
     """How a read reports a value: whole floats without ".0", booleans as TRUE/FALSE, text as a
     write stores it (:func:`stored_text`: a cell another program wrote with "\\r\\n" or U+FFFF
-    reads as sheetbridge would write it back, so what is put back into a tab reads back the same).
+    reads as sheetbridge would write it back, so what is put back into a tab reads back the same),
+    a lone surrogate as U+FFFD (a pair joined first) and a number beyond a double as ``inf``
+    (``cell_reading.py``).
 
-    >>> text_of("Null\\r\\nDuel"), text_of(3.0)
-    ('Null\\nDuel', '3')
+    >>> text_of("Null\\r\\nDuel"), text_of(3.0), text_of(True), text_of(10 ** 5000)
+    ('Null\\nDuel', '3', 'TRUE', 'inf')
+    >>> text_of("Du\\ud83del") == "Du\\ufffdel"
+    True
     """
-    if type(value) is str:
-        return value if value.isprintable() else stored_text(value)   # (isprintable: C speed, nearly every cell)
+    if type(value) is str:   # (isprintable: C speed, nearly every cell)
+        return value if value.isprintable() else stored_text(readable(value))
     if value is None:
         return ""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value)
+    if type(value) is int:
+        return number_text(value) or str(value)
+    return readable(str(value))
 
 
 def normalise(rows: Sequence[Sequence[Value]]) -> list[list[str]]:

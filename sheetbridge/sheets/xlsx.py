@@ -24,6 +24,7 @@ import socket
 import tempfile
 import threading
 import time
+import warnings
 import zipfile
 from contextlib import contextmanager
 from copy import copy
@@ -41,6 +42,7 @@ from openpyxl.worksheet.merge import MergedCellRange
 
 from ..core.errors import GameBusy, WorkbookError
 from . import xlsx_fast as fast
+from .cell_reading import openpyxl_reading, put_back_dates, unescape
 from .model import CellData, Rect, TabData, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
 
@@ -68,7 +70,9 @@ class XlsxBook(Book):
             raise WorkbookError(f"{self.path}: file not found; was it moved or renamed? "
                                 f"The master workbook expects it at {self.location}")
         try:
-            return load_workbook(self.path, read_only=read_only)
+            with warnings.catch_warnings():   # (a date cell that is no date...: never on the host's terminal)
+                warnings.simplefilter("ignore")
+                return load_workbook(self.path, read_only=read_only)
         except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
             raise WorkbookError(f"{self.path}: not a readable .xlsx workbook ({type(e).__name__}); "
                                 "restore it from a backup or re-create it") from None
@@ -115,8 +119,9 @@ class XlsxBook(Book):
         except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
             raise self._unreadable(type(e).__name__) from None
         try:
-            return {name: normalise([[_unescape(v) for v in row] for row in wb[name].iter_rows(values_only=True)])
-                    for name in tabs}
+            return {name: _read_tab(wb[name]) for name in tabs}
+        except (ValueError, OverflowError, KeyError) as e:   # a number or date openpyxl cannot take
+            raise self._unreadable(type(e).__name__) from None
         finally:
             wb.close()
 
@@ -275,14 +280,15 @@ def _fill_book(wb: Workbook, tabs: Mapping[str, TabData]) -> None:
 
 
 _ESCAPE_LIKE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
-_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
 
 
-def _unescape(value):
-    """Text as Excel shows it: "_xHHHH_" in the file is the character U+HHHH (openpyxl leaves it)."""
-    if isinstance(value, str) and "_x" in value:
-        return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), value)
-    return value
+def _read_tab(ws) -> Rect:
+    """One tab through openpyxl, read as calamine reads it (``cell_reading.py``): escapes decoded,
+    numbers as doubles, a date serial that is no date as its number, no warning printed."""
+    with openpyxl_reading() as bad_dates:
+        rows = [[unescape(v) for v in row] for row in ws.iter_rows(values_only=True)]
+    put_back_dates(rows, bad_dates)
+    return normalise(rows)
 
 
 def _escaped_cell_string(value: str) -> str:

@@ -28,6 +28,7 @@ import functools
 import io
 import math
 import re
+import warnings
 import zipfile
 import zlib
 from contextlib import contextmanager
@@ -38,6 +39,7 @@ import xlsxwriter
 import xlsxwriter.workbook
 from python_calamine import CalamineError, CalamineWorkbook
 
+from .cell_reading import has_surrogate_escape
 from .model import (HELPER_COLUMN, XLSX_CELL_LIMIT, CellData, Rect, TabData, cell_string, normalise,
                     stored_text, text_of)
 
@@ -86,12 +88,14 @@ def read_values(data: bytes, book: CalamineWorkbook, tabs: Sequence[str],
     """The named tabs of `book` (opened from `data`; all present: the caller checked) as text
     rectangles, as openpyxl reads them. `slow` reads tabs with openpyxl: used when the book holds a
     formula or an error cell."""
-    if _has_formulas(data):
+    if _needs_openpyxl(data):
         return slow(tabs)
     out: dict[str, Rect] = {}
     for name in tabs:
         try:
-            rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+            with warnings.catch_warnings():   # a library's warning is never printed on the host's terminal
+                warnings.simplefilter("ignore")
+                rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
         except CalamineError as e:
             raise ReadFailed(type(e).__name__) from None
         except BaseException as e:
@@ -102,15 +106,17 @@ def read_values(data: bytes, book: CalamineWorkbook, tabs: Sequence[str],
     return out
 
 
-def _has_formulas(data: bytes) -> bool:
-    """Does any tab hold a formula (an <f> element) or an error cell (t="e")? Sheet parts only."""
+def _needs_openpyxl(data: bytes) -> bool:
+    """Does any tab hold a formula (an <f> element) or an error cell (t="e"), or any text an escaped
+    surrogate (``_xD83D_``, which calamine leaves undecoded: see ``cell_reading.py``)?"""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             for info in z.infolist():
-                if info.filename.startswith("xl/worksheets/sheet"):
+                sheet = info.filename.startswith("xl/worksheets/sheet")
+                if sheet or info.filename == "xl/sharedStrings.xml":
                     part = z.read(info)
                     # (plain substring tests: far faster than a regular expression over the whole part)
-                    if any(mark in part for mark in _FORMULA_MARKS):
+                    if sheet and any(mark in part for mark in _FORMULA_MARKS) or has_surrogate_escape(part):
                         return True
             return False
     except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, ValueError, EOFError) as e:
