@@ -151,6 +151,7 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
         if guard > 500:
             raise UsageError(f"{game_id} did not finish after 500 rounds under these strategies")
     out = m.outcome()
+    counts.update(map(type, out.facts))   # the end's own facts (a reveal, final totals) happen too
     row: dict[str, Any] = {"game": seed, "rounds": len(m.rounds), "ending": out.ending or "-",
                            "winners": tuple(out.winners), "losers": tuple(out.losers),
                            "ec": out.elimination_candidate or "", "pending": len(m.pending())}

@@ -192,3 +192,12 @@ def test_an_option_asked_for_wrongly_is_one_line_before_any_game(asked, said):
     assert res.exit_code != 0 and "Traceback" not in res.output
     assert res.stderr.startswith(said) and len(res.stderr.strip().splitlines()) == 1
     assert "Playing" not in res.stderr
+
+
+def test_a_fact_of_the_games_end_is_counted_once_a_game():
+    """Skeld's MainMatchResult lives in the outcome, not in a round: every whole game has exactly one,
+    so the verdict says it happened in every game, not that it never happened."""
+    rep = balance_report("skeld", ["A", "B", "C", "D"], games=6, seed=3, strategies=["random"], workers=1)
+    assert (rep.data["fact:MainMatchResult"] == 1).all()
+    assert "MainMatchResult" not in {f.fact for f in rep.verdict.never}
+    assert "MainMatchResult" in {f.fact for f in rep.verdict.always}
