@@ -205,7 +205,7 @@ def test_an_undo_cut_off_while_publishing_is_finished_by_undo_round_n(game):
         O.undo(crash_after(XlsxStore(game), 2), round_no=1)      # the master and one player written
     res = O.undo(XlsxStore(game), round_no=1)
     assert res.action == "published"
-    assert res.message.endswith("finished publishing to Bo, Cy, the public board. Round 1 is undone"), res.message
+    assert res.message.endswith("finished publishing to Bo, Cy, the public board, the round's pictures. Round 1 is undone"), res.message
     assert O.undo(XlsxStore(game), round_no=1).action == "nothing"
     assert O.load(XlsxStore(game)).match.rounds == []
 
