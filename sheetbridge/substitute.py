@@ -39,6 +39,8 @@ class SubstituteResult:
     written: list[str] = field(default_factory=list)
     transferred: int = 0
     finished_earlier: bool = False    # the substitution was already recorded: this run finished it
+    location: str = ""                # the new player's file
+    shared: bool = False              # Google: shared with the new player, the old one's access removed
 
 
 def substitute(store: Store, old: str, new: str, *, email: str = "", history: bool = False,
@@ -100,7 +102,8 @@ def _finish(ld: Loaded, seat: dict, progress: Progress | None, earlier: bool = F
                f"{shown}")
     if earlier:
         message = "the substitution was already recorded; finished publishing it: " + message
-    return SubstituteResult(old, new, message, written, finished_earlier=earlier)
+    return SubstituteResult(old, new, message, written, finished_earlier=earlier, location=ld.locations[new],
+                            shared=bool(old_location))
 
 
 def _old_location(ld: Loaded, old: str) -> str:
