@@ -93,9 +93,9 @@ def _finish(ld: Loaded, seat: dict, progress: Progress | None, earlier: bool = F
     old_location = _old_location(ld, old)
     if old_location:
         store.share(BookInfo(player_key(old), old_location, f"{m.game.spec.name}: {old}"))   # nobody
-    if ld.board_location and emails:
+    if ld.board_location and emails:   # the old player leaves the board's readers too
         store.share(BookInfo(BOARD, ld.board_location, f"{m.game.spec.name}: public board"),
-                    reader_email=sorted(emails.values()))
+                    reader_email=sorted(emails.values()) + ld.cohosts)
     shown = "shows the seat's earlier private results" if seat.get("history") else \
         "starts from the open round (the seat's earlier private results are not shown)"
     message = (f"{new} now holds {old}'s seat from round {m.round}: balance and history kept, {new}'s own file "

@@ -115,6 +115,8 @@ class Watcher:
 
     def run(self, req: C.Request, progress: Callable[[str], None]) -> str:
         s, a = self.store, req.action
+        if req.asked_by and hasattr(s, "lock_who"):   # the lock names the co-host who asked in the menu
+            s.lock_who = req.asked_by
         if a == "status":
             ld, lines = O.status(s)
             if ld.match.finished:
