@@ -125,7 +125,10 @@ def test_a_seat_changes_hands_in_bugcatcher(kind, tmp_path):
     O.undo(store)
     ld = O.load(store)
     assert ld.match.players[1] == "Zed" and ld.match.seats[0]["at"] == 1 and ld.match.round == 1
-    assert ld.match.ledger.balance("Zed") + ld.match.ledger.balance("Bo") == before.match.rounds[0].balances["Bo"]
+    # Round 1's rows are reversed on the seat's holder: Bo, gone, keeps 0; Zed holds what the seat had then.
+    assert sum(r.change for r in before.match.ledger.round_rows(1) if r.player == "Bo"), "Bo's round 1 paid nothing"
+    assert ld.match.ledger.balance("Bo") == 0
+    assert ld.match.ledger.balance("Zed") == before.match.rounds[1].balances["Bo"]
     assert not secret_lines(ld.match, "Bo", 1, "Zed") & file_text(store, kind, folder, ld.locations["Zed"])
     # Round 1's entries go back into the Submission tabs: Ann's own, but Bo's never into Zed's.
     books = O.read_books(ld, ["Ann", "Zed"], board=False)
@@ -206,6 +209,9 @@ def test_cohosts_get_the_master_and_the_board_never_a_player_file(tmp_path, monk
     store = fake.store(HOST, game_folder=folder)
     O.new_game("bugcatcher", [O.PlayerInfo(p, email(p), 10) for p in PLAYERS], store, seed=12, folder=folder,
                cohosts=["co@example.com"])
+    ld = O.load(store)
+    assert ld.cohosts == ["co@example.com"] and people(fake, ld.master.location) == {"co@example.com": "writer"}
+    assert people(fake, ld.board_location)["co@example.com"] == "reader"
     share_with_cohosts(store, ["co2@example.com", "co@example.com"])
     ld = O.load(store)
     assert ld.cohosts == ["co@example.com", "co2@example.com"]
