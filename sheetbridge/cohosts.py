@@ -6,14 +6,15 @@ shared with that player alone: a co-host who also played would otherwise read an
 secrets). The co-hosts are kept in the master's record, so every later sharing of the board
 (a substitution, a repair that re-creates it) keeps them. Which host started a command is
 named in the game's lock (``SHEETBRIDGE_HOST_NAME``, else the account's email; see
-sheets/google.py) and, for a menu request, in the Control tab's "asked by" column.
+sheets/google.py; in a game with co-hosts, recorded in the game folder's config) and, for a menu
+request, in the Control tab's "asked by" column (the watcher's lock then names that account).
 """
 from __future__ import annotations
 
 from typing import Sequence
 
 from .core.errors import UsageError
-from .orchestrator import _commit, load
+from .orchestrator import CONFIG_FILE, _commit, load, read_config, write_config
 from .sheets.store import BOARD, MASTER, BookInfo, Store
 
 
@@ -46,6 +47,9 @@ def share_with_cohosts(store: Store, emails: Sequence[str]) -> list[str]:
         if cohosts != ld.cohosts:
             ld.cohosts = cohosts
             _commit(ld)
+        folder = getattr(store, "game_folder", None)
+        if folder is not None and (folder / CONFIG_FILE).is_file():   # so this computer's lock names its host
+            write_config(folder, {**read_config(folder), "cohosts": cohosts})
         store.share(BookInfo(MASTER, ld.master.location, "master"), writer_email=",".join(cohosts))
         if ld.board_location:
             readers = sorted(p.email for p in ld.players if p.email) + cohosts

@@ -344,6 +344,8 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
         cfg = {"backend": "xlsx" if isinstance(store, XlsxStore) else "google", "game": game_id,
                "master": master_info.location, "files": files}
         cfg.update(getattr(store, "config_extra", lambda: {})())
+        if cohosts:
+            cfg["cohosts"] = list(cohosts)
         write_config(folder, cfg)
         journal.remove()
         replaced, removed = _clear_replaced(folder, replaced, files)

@@ -8,6 +8,7 @@ can read unless the host says so, the old player's file put in the new player's 
 name, undo across the substitution keeps it, and the season posts the seat's rows like any others."""
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from sheetbridge.cohosts import share_with_cohosts
 from sheetbridge.core.errors import GameBusy, SheetbridgeError, UsageError
 from sheetbridge.core.rng import Rng
 from sheetbridge.identity import ForeignFile
+from sheetbridge.sheets import google as G
 from sheetbridge.sheets.store import player_key
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.substitute import substitute
@@ -222,12 +224,21 @@ def test_cohosts_get_the_master_and_the_board_never_a_player_file(tmp_path, monk
         assert people(fake, ld.locations[p]) == {email(p): "writer"}
     with pytest.raises(UsageError, match="ann@example.com plays in this game"):
         share_with_cohosts(store, ["ann@example.com"])
-    # The lock names which host started a command.
+    # The lock names which host started a command: the account recorded in a co-host game's folder, or
+    # SHEETBRIDGE_HOST_NAME.
+    cfg = json.loads((folder / O.CONFIG_FILE).read_text())
+    assert cfg["cohosts"] == ["co@example.com", "co2@example.com"]
+    host = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST), clock=fake.clock,
+                               sleep=fake.sleep, wall_clock=fake.wall_clock)
     monkeypatch.setenv("SHEETBRIDGE_HOST_NAME", "Co the co-host")
     cohost = fake.store("co@example.com", game_folder=tmp_path / "co")
     cohost.master_id = ld.master.location
     cohost.lock_owner, cohost.lock_host = "co-laptop:4242:x", "co-laptop"   # another computer
+    with host.lock("resolve"):
+        with pytest.raises(GameBusy, match=f"resolve by {HOST} since"):
+            with cohost.lock("undo"):
+                pass
     with cohost.lock("resolve"):
-        with pytest.raises(GameBusy, match="resolve by Co the co-host"):
-            with store.lock("undo"):
+        with pytest.raises(GameBusy, match="resolve by Co the co-host since"):
+            with host.lock("undo"):
                 pass

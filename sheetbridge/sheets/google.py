@@ -944,7 +944,7 @@ class GoogleStore(Store):
         self.lock_owner = f"{socket.gethostname()}:{os.getpid()}:{_PROCESS_NONCE}"
         self.lock_pid = os.getpid()
         self.lock_host = socket.gethostname()
-        self.lock_who = os.environ.get(HOST_NAME_ENV, "").strip() or (host_email or "")
+        self.lock_who = os.environ.get(HOST_NAME_ENV, "").strip()   # in a co-host game: the account (below)
         self.lock_ttl = LOCK_TTL
         self.lock_settle = LOCK_SETTLE
         self._folder_lock: contextlib.AbstractContextManager | None = None
@@ -1772,6 +1772,8 @@ def open_google_store(config: Mapping[str, Any], **kwargs) -> GoogleStore:
                         game_folder=config.get("folder"), settings=s, **kwargs)
     if config.get("cache"):
         store.import_cache(config["cache"])
+    if config.get("cohosts") and not store.lock_who:   # several hosts: the lock says which one started a command
+        store.lock_who = str(config.get("host_email") or "")
     return store
 
 
