@@ -78,7 +78,8 @@ class Ledger:
     def round_rows(self, round_no: int) -> list[LedgerRow]:
         return [r for r in self.rows if r.round == round_no]
 
-    def reverse_round(self, round_no: int, why: str, holders: Mapping[str, str] | None = None) -> list[LedgerRow]:
+    def reverse_round(self, round_no: int, why: str,
+                      holders: Mapping[str, str] | None = None) -> list[LedgerRow]:
         """Append reversals of the live rows that resolving `round_no` booked (for undo).
 
         A round's own rows are the ones keyed ``<game>:r<round>g<n>:<i>`` (see
