@@ -112,6 +112,7 @@ class Loaded:
     extra: dict[str, Any] = field(default_factory=dict)       # other master tabs read with the game (Control)
     accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
     identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
+    cohosts: list[str] = field(default_factory=list)   # co-hosts' emails (Google: the master and board are shared)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -122,6 +123,8 @@ class Loaded:
                  "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
         if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
             extra["identities"] = dict(self.identities)
+        if self.cohosts:
+            extra["cohosts"] = list(self.cohosts)
         return extra
 
 
@@ -199,6 +202,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
                   record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
                   dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
     ld.identities = dict(record.get("identities") or {})
+    ld.cohosts = list(record.get("cohosts") or [])
     return ld
 
 
@@ -249,7 +253,7 @@ def fresh_seed() -> str:
 
 def new_game(game_id: str, players: Sequence[PlayerInfo], store: Store, *, seed: int | str | None = None,
              options: Mapping[str, Any] | None = None, folder: Path | None = None, board: bool = True,
-             name: str | None = None, progress: Progress | None = None) -> NewGame:
+             name: str | None = None, progress: Progress | None = None, cohosts: Sequence[str] = ()) -> NewGame:
     """Create the master book, one book per player and a public board book.
 
     Every book is created and written first, and only then shared (Google): nobody is
@@ -267,12 +271,12 @@ def new_game(game_id: str, players: Sequence[PlayerInfo], store: Store, *, seed:
     exist yet, the game folder's file lock."""
     with store.lock("new"):
         return _new_game_locked(game_id, players, store, seed=seed, options=options, folder=folder, board=board,
-                                name=name, progress=progress)
+                                name=name, progress=progress, cohosts=list(cohosts))
 
 
 def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, *, seed: int | str | None,
                      options: Mapping[str, Any] | None, folder: Path | None, board: bool, name: str | None,
-                     progress: Progress | None) -> NewGame:
+                     progress: Progress | None, cohosts: Sequence[str] = ()) -> NewGame:
     game = get_game(game_id)
     say = progress or (lambda _line: None)
     journal = _NewJournal(folder)
@@ -316,9 +320,10 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
                         ID.with_identity(board_tabs(match, store.embeds_pictures), BOARD, ids), "the public board") \
         if board else None
     board_loc = board_info.location if board_info else ""
-    mtabs = master_tabs(match, players, locations, board_loc, store, record_extra={"identities": ids})
+    extra = {"identities": ids, **({"cohosts": list(cohosts)} if cohosts else {})}
+    mtabs = master_tabs(match, players, locations, board_loc, store, record_extra=extra)
     if store.prepare_write(MASTER, None, mtabs):   # the record then names the master's own sheet ids too
-        mtabs = master_tabs(match, players, locations, board_loc, store, record_extra={"identities": ids})
+        mtabs = master_tabs(match, players, locations, board_loc, store, record_extra=extra)
     master_info = create(MASTER, f"{game.spec.name}: host master", mtabs, "the host master")
     trashed = store.end_creation()
     for line in trashed:
@@ -328,9 +333,11 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
     for p in players:
         if p.email:
             store.share(infos[p.name], writer_email=p.email)
-    emails = [p.email for p in players if p.email]
+    emails = [p.email for p in players if p.email] + list(cohosts)
     if board_info is not None and emails:
         store.share(board_info, reader_email=emails)
+    if cohosts:   # co-hosts: writers on the master, readers of the board, never a player's file
+        store.share(master_info, writer_email=",".join(cohosts))
 
     files = {MASTER: master_info.location, **({BOARD: board_loc} if board_loc else {}),
              **{player_key(n): loc for n, loc in locations.items()}}
@@ -339,6 +346,8 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
         cfg = {"backend": "xlsx" if isinstance(store, XlsxStore) else "google", "game": game_id,
                "master": master_info.location, "files": files}
         cfg.update(getattr(store, "config_extra", lambda: {})())
+        if cohosts:
+            cfg["cohosts"] = list(cohosts)
         write_config(folder, cfg)
         journal.remove()
         replaced, removed = _clear_replaced(folder, replaced, files)
@@ -1021,7 +1030,7 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
                 if p:
                     info = store.recreate(w.key, w.location, title, w.tabs, writer_email=emails.get(p) or None)
                 else:
-                    readers = ",".join(e for e in emails.values() if e) or None
+                    readers = ",".join([e for e in emails.values() if e] + ld.cohosts) or None
                     info = store.recreate(w.key, w.location, title, w.tabs, reader_email=readers)
                 if info.location != w.location:
                     moved = True

@@ -123,6 +123,9 @@ class Watcher:
 
     def run(self, req: C.Request, progress: Callable[[str], None]) -> str:
         s, a = self.store, req.action
+        if hasattr(s, "lock_who"):   # the lock names the (co-)host who asked in the menu, else this computer's
+            own = self.__dict__.setdefault("own_lock_name", s.lock_who)
+            s.lock_who = req.asked_by or own
         if a == "status":
             ld, lines = O.status(s)
             if ld.match.finished:

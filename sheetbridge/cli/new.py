@@ -51,10 +51,13 @@ def _season_players(season, players, garnets):
 @click.option("--google", is_flag=True, help="Create Google spreadsheets instead of xlsx files.")
 @click.option("--season", "season", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="A season folder: the players still in, with their emails and season balances as opening garnets.")
+@click.option("--cohost", "cohosts", multiple=True, metavar="EMAIL",
+              help="With --google: a co-host (repeatable), writer on the master and reader of the board, never "
+                   "a player's file.")
 @click.option("--force", is_flag=True, help="Replace the game in --out: its files in the folder that the new game "
                                             "does not overwrite are deleted; its Google spreadsheets are listed, "
                                             "not deleted.")
-def command(game_id, players, out, seed, garnets, options, google, force, season) -> None:
+def command(game_id, players, out, seed, garnets, options, google, force, season, cohosts=()) -> None:
     """Create a new game: the host's master workbook and one workbook per player."""
     from ..core.errors import UsageError
     from ..orchestrator import new_game, parse_players
@@ -73,6 +76,8 @@ def command(game_id, players, out, seed, garnets, options, google, force, season
         if missing:
             raise UsageError(f"--google needs an email for every player; missing for {', '.join(missing)} "
                              '(write --players "Ann <ann@x.org>, ...")')
+    if cohosts and not google:
+        raise UsageError("--cohost shares Google spreadsheets: add --google (an xlsx game's files are yours to hand out)")
     if (out / NEW_PROGRESS_FILE).exists():
         click.echo(f"Resuming the unfinished `new` in {out}: what it created is reused.")
     if google:
@@ -80,8 +85,11 @@ def command(game_id, players, out, seed, garnets, options, google, force, season
         store = new_google_store(out, progress=notice)
     else:
         store = XlsxStore(out)
+    if cohosts:
+        from ..cohosts import checked_cohosts
+        cohosts = checked_cohosts(cohosts, plist)
     res = new_game(game_id, plist, store, seed=seed, options=parse_option_pairs(options), folder=out,
-                   progress=lambda s: click.echo("  " + s))
+                   progress=lambda s: click.echo("  " + s), cohosts=cohosts)
     click.echo(f"Created {res.match.game.spec.name} for {len(plist)} players in {out} "
                f"(seed {res.seed}: `--seed {res.seed}` replays it exactly).")
     if google:

@@ -13,7 +13,7 @@ round appends reversal rows rather than deleting history.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .errors import LedgerError
 
@@ -78,7 +78,8 @@ class Ledger:
     def round_rows(self, round_no: int) -> list[LedgerRow]:
         return [r for r in self.rows if r.round == round_no]
 
-    def reverse_round(self, round_no: int, why: str) -> list[LedgerRow]:
+    def reverse_round(self, round_no: int, why: str,
+                      holders: Mapping[str, str] | None = None) -> list[LedgerRow]:
         """Append reversals of the live rows that resolving `round_no` booked (for undo).
 
         A round's own rows are the ones keyed ``<game>:r<round>g<n>:<i>`` (see
@@ -94,7 +95,8 @@ class Ledger:
         (10, [])
         """
         prefix = f"{self.game}:r{round_no}g"
-        rev = [LedgerRow(r.game, r.round, r.player, -r.change, f"undo: {r.reason}", r.key + ":undo", why)
+        holders = holders or {}   # a seat that changed hands since: reversed on its present holder
+        rev = [LedgerRow(r.game, r.round, holders.get(r.player, r.player), -r.change, f"undo: {r.reason}", r.key + ":undo", why)
                for r in self.rows
                if r.key.startswith(prefix) and not r.key.endswith(":undo") and not self.has(r.key + ":undo")]
         return self.append(rev)

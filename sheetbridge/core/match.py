@@ -26,6 +26,7 @@ from .ledger import Ledger, LedgerRow
 from .parsing import shorten
 from .rng import Rng, derive_seed
 from .decisions import DecisionRequest, pending_text
+from . import seats
 from .facts import CORE_FACTS, EntriesIgnored, EntriesRead, RenderContext, visible
 from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
@@ -142,7 +143,8 @@ class Match:
     def __init__(self, game: GameRules, name: str, players: Sequence[str], options: Mapping[str, Any],
                  seed: int | str, tables: Tables, ledger: Ledger, rounds: list[RoundRecord] | None = None,
                  state: State | None = None, undos: Mapping[str, int] | None = None,
-                 decisions: Mapping[str, Any] | None = None, position: Mapping[str, Any] | None = None) -> None:
+                 decisions: Mapping[str, Any] | None = None, position: Mapping[str, Any] | None = None,
+                 seats: Sequence[Mapping[str, Any]] | None = None) -> None:
         self.game = game
         self.name = name
         self.players = list(players)
@@ -156,6 +158,9 @@ class Match:
         self.decisions: dict[str, Any] = dict(decisions or {})   # request key -> entered value
         self.checks = True   # check every resolve leaves its input alone (simulations turn it off for speed)
         self.position: dict[str, Any] | None = dict(position) if position is not None else None
+        # Seats that changed hands, in order (see core/seats.py): {"old", "new", "at": how many rounds
+        # were resolved before it, "history": whether the new player sees the seat's earlier reports}.
+        self.seats: list[dict[str, Any]] = [dict(s) for s in (seats or ())]
         if state is None:
             state = self._fresh_state()
         self.state: State = state
@@ -197,10 +202,26 @@ class Match:
         return m
 
     def _fresh_state(self) -> State:
+        """The state the game was set up in, with the seats that changed hands before round 1 renamed."""
         rng = Rng.from_seed(self.seed, "setup")
+        players = seats.setup_players(self.players, self.seats)
         if self.position is not None:
-            return self.game.from_position(self.players, self.options, self.setup_tables, self.position, rng)
-        return self.game.setup(self.players, self.options, self.setup_tables, rng)
+            state = self.game.from_position(players, self.options, self.setup_tables, self.position, rng)
+        else:
+            state = self.game.setup(players, self.options, self.setup_tables, rng)
+        return seats.renamed_state(state, self.seats, 0)
+
+    def substitute(self, old: str, new: str, *, history: bool = False) -> list[LedgerRow]:
+        """Give ``old``'s seat to ``new`` from the open round on (see core/seats.py). Returns the
+        ledger rows that carry the seat's balance over (none for a balance of 0)."""
+        self._check_player(old)
+        seat = seats.check_new_seat(self, old, new, history)
+        self.seats.append(seat)
+        self.players = [seat["new"] if p == old else p for p in self.players]
+        self.state = seats.rename(self.state, old, seat["new"])
+        self.decisions = seats.rename(self.decisions, old, seat["new"])
+        rows = seats.transfer_rows(self, seat, len(self.seats) - 1)
+        return self.ledger.append(rows)
 
     # ------------------------------------------------------------ a round
     @property
@@ -386,7 +407,9 @@ class Match:
     def _render(self, rec: RoundRecord) -> None:
         """Every report of a round, drawn from its facts; each viewer's renderer sees only their facts."""
         rec.public = self.render(rec.facts, None, rec.round)
-        rec.private = {p: self.render(rec.facts, p, rec.round) for p in self.players}
+        index = next((i for i, r in enumerate(self.rounds) if r is rec), len(self.rounds))
+        players = seats.players_at(self.players, self.seats, index) if self.seats else self.players
+        rec.private = {p: self.render(rec.facts, p, rec.round) for p in players}
 
     def _book(self, rec: RoundRecord) -> None:
         self.ledger.append(rec.ledger)
@@ -401,9 +424,13 @@ class Match:
         if not self.rounds:
             raise UsageError(f"{self.name} has no resolved round to undo")
         last = self.rounds[-1]
-        self.ledger.reverse_round(last.round, f"undo of round {last.round}")
+        # A round resolved before its seat changed hands is reversed on the seat's present holder,
+        # who holds the seat's balance; the seat stays theirs and they play the round again.
+        self.ledger.reverse_round(last.round, f"undo of round {last.round}", holders=seats.holders(self.seats))
         self.undos[str(last.round)] = self.undos.get(str(last.round), 0) + 1
         self.rounds = self.rounds[:-1]
+        for seat in self.seats:
+            seat["at"] = min(int(seat["at"]), len(self.rounds))
         self.replay()
         return last
 
@@ -411,7 +438,10 @@ class Match:
         """Recompute the state from setup and the recorded inputs; fail if any output differs."""
         recorded = self.rounds
         self.state = self._fresh_state()
-        for old in recorded:
+        self.players = seats.players_at(self.players, self.seats, 0)
+        for i, old in enumerate(recorded):
+            if i:
+                self._take_seats(i)
             rec = RoundRecord(round=old.round, seed=old.seed, raw=old.raw, balances=old.balances,
                               tables=old.tables, decisions=old.decisions, stray=old.stray)
             self._run(rec)
@@ -422,6 +452,15 @@ class Match:
             if differs:
                 raise SheetbridgeError(f"replaying round {old.round} gave a different result than recorded; "
                                        "the record or the game module changed")
+        if recorded:
+            self._take_seats(len(recorded))
+
+    def _take_seats(self, at: int) -> None:
+        """Replay: the seats that changed hands once ``at`` rounds were resolved change hands again."""
+        for seat in self.seats:
+            if int(seat["at"]) == at:
+                self.players = [seat["new"] if p == seat["old"] else p for p in self.players]
+                self.state = seats.rename(self.state, seat["old"], seat["new"])
 
     # ------------------------------------------------------------ views
     def player_report(self, player: str) -> Report:
@@ -429,8 +468,11 @@ class Match:
         self._check_player(player)
         now = self.game.player_view(self.state, player)
         blocks = list(now.blocks)
-        for rec in reversed(self.rounds):
-            rep = rec.private.get(player)
+        for index in reversed(range(len(self.rounds))):
+            rec = self.rounds[index]
+            # The seat's name when the round was resolved; None: an earlier holder's, not shown to this one.
+            name = seats.name_at(player, self.seats, index) if self.seats else player
+            rep = rec.private.get(name) if name is not None else None
             if rep is None:
                 continue
             blocks.extend(rep.blocks)
@@ -495,8 +537,10 @@ class Match:
         for _ in redo:
             self.undo()
         self.decisions[key] = val
+        holders = seats.holders(self.seats)   # a round's entries go to whoever holds the seat now
         for old in redo:
-            self.resolve(old.raw, tables=old.tables, stray=old.stray)
+            self.resolve({holders.get(p, p): v for p, v in old.raw.items()}, tables=old.tables,
+                         stray={holders.get(p, p): v for p, v in old.stray.items()})
         return req
 
     def _outcome_blocks(self) -> tuple[Block, ...]:
@@ -518,7 +562,7 @@ class Match:
         return {"version": RECORD_VERSION, "game": self.game.spec.id, "name": self.name,
                 "players": self.players, "options": self.options, "seed": self.seed,
                 "tables": self.setup_tables, "undos": self.undos, "decisions": self.decisions,
-                "position": self.position,
+                "position": self.position, **({"seats": self.seats} if self.seats else {}),
                 "rounds": [r.to_json() for r in self.rounds], "state": self.state,
                 "ledger": [r.as_list() for r in self.ledger.rows]}
 
@@ -536,7 +580,7 @@ class Match:
         m = cls(game, data["name"], data["players"], data["options"], data["seed"], data["tables"],
                 Ledger(data["name"], ledger_rows), [RoundRecord.from_json(r) for r in data["rounds"]],
                 state=data["state"], undos=data.get("undos", {}), decisions=data.get("decisions") or {},
-                position=data.get("position"))
+                position=data.get("position"), seats=data.get("seats"))
         m.setup_tables = data["tables"]
         if tables is not None:
             m.tables = _plain_tables(tables)

@@ -104,6 +104,8 @@ TAG_BOOK = "sheetbridgeBook"     # which book: a digest of its key ("master", "p
 # The game lock: a hidden tab in the master (see GameLock).
 LOCK_TAB = "Lock"
 LOCK_COLUMNS = ("owner", "command", "pid", "host", "since", "expires")
+# Which host starts a command (co-hosts share a game): its name goes into the lock's command column.
+HOST_NAME_ENV = "SHEETBRIDGE_HOST_NAME"
 # 15 minutes: the longest healthy command (creating a 30-player game, about 130 requests
 # paced at 55 a minute, plus retries' waits) takes under 5 minutes, so a live run never
 # loses its lock; and a run that died (a closed laptop) blocks the game for 15 minutes at
@@ -709,7 +711,8 @@ class GameLock:
         st = self.store
         now = st.wall_clock()
         self.expires = now + st.lock_ttl
-        row = [st.lock_owner, self.command, str(st.lock_pid), st.lock_host, _iso(now), _iso(self.expires)]
+        command = f"{self.command} by {st.lock_who}" if st.lock_who else self.command   # co-hosts: who started it
+        row = [st.lock_owner, command, str(st.lock_pid), st.lock_host, _iso(now), _iso(self.expires)]
         self._write([list(LOCK_COLUMNS), row])
 
     def confirm(self) -> None:
@@ -941,6 +944,7 @@ class GoogleStore(Store):
         self.lock_owner = f"{socket.gethostname()}:{os.getpid()}:{_PROCESS_NONCE}"
         self.lock_pid = os.getpid()
         self.lock_host = socket.gethostname()
+        self.lock_who = os.environ.get(HOST_NAME_ENV, "").strip()   # in a co-host game: the account (below)
         self.lock_ttl = LOCK_TTL
         self.lock_settle = LOCK_SETTLE
         self._folder_lock: contextlib.AbstractContextManager | None = None
@@ -1768,6 +1772,8 @@ def open_google_store(config: Mapping[str, Any], **kwargs) -> GoogleStore:
                         game_folder=config.get("folder"), settings=s, **kwargs)
     if config.get("cache"):
         store.import_cache(config["cache"])
+    if config.get("cohosts") and not store.lock_who:   # several hosts: the lock says which one started a command
+        store.lock_who = str(config.get("host_email") or "")
     return store
 
 
