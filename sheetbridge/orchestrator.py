@@ -22,6 +22,7 @@ from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
+from .deadlines import RoundDeadlines
 from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -111,6 +112,8 @@ class Loaded:
     extra: dict[str, Any] = field(default_factory=dict)       # other master tabs read with the game (Control)
     accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
     identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
+    deadlines: RoundDeadlines = field(default_factory=RoundDeadlines)   # per round: extended, spent (deadlines.py)
+    lock_history: dict[str, Any] = field(default_factory=dict)   # round -> its lock and late entries (for undo)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -121,6 +124,9 @@ class Loaded:
                  "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
         if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
             extra["identities"] = dict(self.identities)
+        extra.update(self.deadlines.to_record())
+        if self.lock_history:
+            extra["lock_history"] = self.lock_history
         return extra
 
 
@@ -198,6 +204,8 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
                   record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
                   dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
     ld.identities = dict(record.get("identities") or {})
+    ld.deadlines = RoundDeadlines.from_record(record)
+    ld.lock_history = dict(record.get("lock_history") or {})
     return ld
 
 
@@ -776,6 +784,9 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
         lines: list[StatusLine] = []
         if ld.match.finished:
             return ld, lines
+        early = deadline_warning(ld, utc_now())
+        if early:
+            ld.warnings.append(early)
         books = read_books(ld)
         board = books.get(BOARD)
         if board is not None and board.error:   # told now, not at the deadline when resolve stops on it
@@ -1341,6 +1352,7 @@ def lock_submissions(store: Store, *, request_id: str | None = None, progress: P
         m = ld.match
         if due_at is not None and not deadline_due(ld, due_at):
             return ResolveResult("nothing", f"round {m.round}'s deadline is not due; nothing to lock", None, m)
+        early = [w for w in [deadline_warning(ld, utc_now())] if w and due_at is None]
         if m.finished:
             return ResolveResult("nothing", f"{m.game.spec.name} is over; nothing to lock", None, m)
         if _is_locked(ld):
@@ -1359,7 +1371,7 @@ def lock_submissions(store: Store, *, request_id: str | None = None, progress: P
         written += _write_all(ld, writes, progress, checked=True)
         got = len(ld.locked["raw"])
         return ResolveResult("locked", f"round {m.round} locked ({why}): {got} of {len(m.players)} player(s) had "
-                             "entries; resolve uses this snapshot", None, m, written, [], ld.warnings)
+                             "entries; resolve uses this snapshot", None, m, written, [], ld.warnings + early)
 
 
 def reopen_submissions(store: Store, *, request_id: str | None = None,
@@ -1378,55 +1390,62 @@ def reopen_submissions(store: Store, *, request_id: str | None = None,
             raise _broken_error(ld, foreign, "reopen submissions")
         snapshot = ld.locked["raw"]
         ld.locked = None
+        after = _spend_passed_deadline(ld, utc_now())
         if request_id:
             ld.handled.append(request_id)
         redraw = m.players if getattr(store, "locks_forms", False) else ()
         writes = _plan(ld, books, redraw=redraw, prefill={p: snapshot.get(p) for p in m.players})
         written = [_commit(ld, progress)]
         written += _write_all(ld, writes, progress, checked=True)
-        return ResolveResult("reopened", f"round {m.round} reopened: players can edit their submissions again", None,
-                             m, written, [], ld.warnings)
+        return ResolveResult("reopened", f"round {m.round} reopened: players can edit their submissions again{after}",
+                             None, m, written, [], ld.warnings)
+
+
+def _spend_passed_deadline(ld: Loaded, now: str) -> str:
+    """A reopened round stays open: the deadline it was reopened past is spent for it (recorded, so no
+    `watch` poll locks it again). Returns what the host should know, as the end of reopen's line."""
+    from . import deadlines as D
+    state = deadline_state(ld, now)
+    if state is None or state.at is None:
+        return "; it has no deadline now (type one in the Config tab, or run `sheetbridge extend` with a time)"
+    if not state.due:
+        return f"; its deadline {D.shown(state.at)} ({D.discord(state.at)}) still applies"
+    ld.deadlines.spent[str(ld.match.round)] = D.iso(state.at)
+    return (f"; its deadline {D.shown(state.at)} has passed and will not lock it again. To set a new one run "
+            f"`sheetbridge extend {_folder_hint(ld.store)} 2h` (a grace period) or "
+            f"`sheetbridge extend {_folder_hint(ld.store)} \"YYYY-MM-DD HH:MM\"`")
+
+
+def deadline_state(ld: Loaded, now: str):
+    """The open round's deadline judged at `now` (deadlines.Due): the moment that locks it, whether it is due,
+    and why the Config tab's deadline does not apply to it (a warning), if so. None when the game is over."""
+    from . import deadlines as D
+    if ld.match.finished:
+        return None
+    return D.judge(ld.deadline, ld.match.round, ld.opened_at.get(str(ld.match.round)), ld.deadlines,
+                   D.parse_time(now), f"{ld.master.location}, tab {L.tab_name('config')}")
 
 
 def deadline_due(ld: Loaded, now: str) -> bool:
-    """Whether the Config tab's deadline has passed for the open round and it is not locked yet.
+    """Whether the open round's deadline has passed and it is not locked yet.
 
     "2026-11-24 15:00" (UTC) is one moment; "15:00" (or "3pm") is every day at that time, due once
-    the round has been open across it.
+    the round has been open across it. A deadline belongs to a round (see deadlines.py): `extend` moves it,
+    one earlier than the round's opening or reopened past never locks it.
     """
-    if not ld.deadline or ld.match.finished or _is_locked(ld):
+    if not ld.deadline and str(ld.match.round) not in ld.deadlines.extended or _is_locked(ld):
         return False
-    import datetime as dt
-    when_now = dt.datetime.fromisoformat(now.replace("Z", "+00:00"))
-    text = ld.deadline.strip().upper().replace("UTC", "").strip()
+    state = deadline_state(ld, now)
+    return state is not None and state.due
+
+
+def deadline_warning(ld: Loaded, now: str) -> str:
+    """Why the Config tab's deadline does not lock the open round, or ""."""
     try:
-        at = dt.datetime.fromisoformat(text.replace(" ", "T"))
-        at = at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
-        return when_now >= at
-    except ValueError:
-        pass
-    daily = _daily_time(text)
-    if daily is None:
-        raise ConfigError(f"{ld.master.location}, tab {L.tab_name('config')}: deadline {ld.deadline!r} is not a "
-                          "time: write '2026-11-24 15:00' (once) or '15:00' / '3pm' (every day), in UTC")
-    opened_text = ld.opened_at.get(str(ld.match.round))
-    opened = dt.datetime.fromisoformat(opened_text.replace("Z", "+00:00")) if opened_text else None
-    today = when_now.replace(hour=daily[0], minute=daily[1], second=0, microsecond=0)
-    last = today if when_now >= today else today - dt.timedelta(days=1)
-    return opened is None or opened < last
-
-
-def _daily_time(text: str) -> tuple[int, int] | None:
-    import re as _re
-    m = _re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*(AM|PM)?", text.strip())
-    if not m:
-        return None
-    hour, minute = int(m.group(1)), int(m.group(2) or 0)
-    if m.group(3):
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if m.group(3) == "PM" else 0)
-    return (hour, minute) if hour < 24 and minute < 60 else None
+        state = deadline_state(ld, now) if ld.deadline else None
+    except ConfigError as e:   # a deadline that is not a time: said, and the command goes on
+        return str(e)
+    return state.ignored.replace("GAME_FOLDER", _folder_hint(ld.store)) if state is not None else ""
 
 
 # ------------------------------------------------------------ what the menu shows the host
