@@ -1,0 +1,116 @@
+"""A deadline belongs to a round (issue 27, point 5): a stale one never locks a round as it opens, a round
+reopened past its deadline stays open, `extend` moves it; on xlsx, read back from disk."""
+from __future__ import annotations
+
+import openpyxl
+import pytest
+
+from sheetbridge import orchestrator as O
+from sheetbridge.sheets.xlsx import XlsxStore
+from sheetbridge.watch import Watcher
+from tests.test_cli_xlsx import run, type_submission
+
+
+class Clock:
+    """The one clock: the orchestrator's utc_now and watch's `now` read the same moment."""
+    def __init__(self, monkeypatch, at):
+        self.at = at
+        monkeypatch.setattr(O, "utc_now", self)
+
+    def __call__(self):
+        return self.at
+
+
+def set_deadline(folder, text):
+    """What the host does: type the deadline in the master's Config tab."""
+    wb = openpyxl.load_workbook(folder / "master.xlsx")
+    ws = wb["Config"]
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "deadline")
+    ws.cell(row, 2).value = text
+    wb.save(folder / "master.xlsx")
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    clock = Clock(monkeypatch, "2026-11-23T09:00:00Z")
+    folder = tmp_path / "game"
+    run("new", "three-modular-rooms", "--players", "Ann,Bo,Cy", "--out", folder, "--garnets", "10",
+        "--option", "rounds=3", "--seed", "5")
+    set_deadline(folder, "2026-11-24 15:00")
+    run("resolve", folder, "--allow-empty")          # round 2 opens with the deadline set (its opening is recorded)
+    return folder, clock
+
+
+def watch_lines(folder, clock, at):
+    clock.at = at
+    return Watcher(XlsxStore(folder), watcher_id="w", now=clock).poll()
+
+
+def test_a_deadline_earlier_than_the_rounds_opening_is_warned_about_not_applied(game):
+    folder, clock = game
+    type_submission(folder / "players" / "Ann.xlsx", "Your play", [3, "Null"])
+    assert "round 2 locked (deadline 2026-11-24 15:00 UTC)" in " ".join(
+        watch_lines(folder, clock, "2026-11-24T15:00:05Z"))
+    clock.at = "2026-11-24T16:00:00Z"
+    run("resolve", folder)                           # round 3 opens after round 2's deadline
+    store = XlsxStore(folder)
+    watcher = Watcher(store, watcher_id="w", now=clock)
+    clock.at = "2026-11-24T16:00:30Z"
+    first, again = watcher.poll(), watcher.poll()
+    assert O.load(store).locked is None              # before: "round 3 locked ... 0 of 3 player(s) had entries"
+    (line,) = first
+    assert ("deadline: the Config tab's deadline 2026-11-24 15:00 UTC is earlier than round 3's opening "
+            "(2026-11-24 16:00 UTC), so it does not lock this round") in line and "sheetbridge extend" in line
+    assert again == []                               # said once, not at every poll
+    assert "is earlier than round 3's opening" in run("status", folder).output
+    out = run("lock", folder).output                 # the host may still lock by hand: it says why it was not due
+    assert "warning: the Config tab's deadline 2026-11-24 15:00 UTC is earlier" in out and "round 3 locked" in out
+
+
+def test_a_round_reopened_past_its_deadline_stays_open_until_extend_moves_it(game):
+    folder, clock = game
+    type_submission(folder / "players" / "Ann.xlsx", "Your play", [3, "Null"])
+    watch_lines(folder, clock, "2026-11-24T15:00:05Z")
+    clock.at = "2026-11-24T15:10:00Z"
+    out = run("reopen", folder).output
+    assert "round 2 reopened" in out and "its deadline 2026-11-24 15:00 UTC has passed and will not lock it again" in out
+    assert f"`sheetbridge extend {folder} 2h`" in out
+    assert not any("locked" in ln for ln in watch_lines(folder, clock, "2026-11-24T15:10:30Z"))
+    assert O.load(XlsxStore(folder)).locked is None  # before: the next poll locked it again
+    assert "reopened after its deadline" in run("status", folder).output
+    out = run("extend", folder, "2h").output         # a grace period from the deadline
+    assert "round 2's deadline moved from 2026-11-24 15:00 UTC to 2026-11-24 17:00 UTC" in out
+    assert "<t:1795539600:F> (<t:1795539600:R>)" in out
+    assert not any("locked" in ln for ln in watch_lines(folder, clock, "2026-11-24T16:59:00Z"))
+    (line,) = [ln for ln in watch_lines(folder, clock, "2026-11-24T17:00:05Z") if "locked" in ln]
+    assert "round 2 locked (deadline 2026-11-24 17:00 UTC)" in line
+
+
+def test_extend_takes_a_time_refuses_the_past_and_belongs_to_one_round(game):
+    folder, clock = game
+    clock.at = "2026-11-24T14:00:00Z"
+    assert "to 2026-11-25 09:30 UTC" in run("extend", folder, "2026-11-25 09:30").output
+    res = run("extend", folder, "2026-11-24 13:00", ok=False)
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "2026-11-24 13:00 UTC has already passed (it is 2026-11-24 14:00 UTC)" in res.output
+    res = run("extend", folder, "soonish", ok=False)
+    assert res.exit_code == 2 and "neither a grace period (2h, 90m, 1d, 1h30m) nor a UTC time" in res.output
+    assert not any("locked" in ln for ln in watch_lines(folder, clock, "2026-11-24T15:30:00Z"))
+    run("lock", folder)
+    res = run("extend", folder, "1h", ok=False)
+    assert res.exit_code == 2 and f"run `sheetbridge reopen {folder}` first" in res.output
+    clock.at = "2026-11-25T10:00:00Z"
+    run("resolve", folder, "--allow-empty")         # round 3: the extension was round 2's alone
+    assert O.deadline_due(O.load(XlsxStore(folder)), "2026-11-25T10:00:30Z") is False
+    assert "is earlier than round 3's opening" in run("status", folder).output
+
+
+def test_a_daily_deadline_reopened_past_locks_again_the_next_day(game):
+    folder, clock = game
+    set_deadline(folder, "15:00")
+    watch_lines(folder, clock, "2026-11-24T15:00:05Z")
+    clock.at = "2026-11-24T15:05:00Z"
+    assert "its deadline 2026-11-24 15:00 UTC has passed" in run("reopen", folder).output
+    assert not any("locked" in ln for ln in watch_lines(folder, clock, "2026-11-24T20:00:00Z"))
+    (line,) = [ln for ln in watch_lines(folder, clock, "2026-11-25T15:00:01Z") if "locked" in ln]
+    assert "round 2 locked (deadline 2026-11-25 15:00 UTC)" in line
