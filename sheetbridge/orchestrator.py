@@ -23,6 +23,7 @@ from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
 from .deadlines import RoundDeadlines
+from .late_lock import late_entries, locked_fill, remember_lock, restore_lock
 from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -590,7 +591,7 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
             continue
         locked = _is_locked(ld)
         fill = ((prefill or {}).get(p) if prefill is not None else
-                ld.locked["raw"].get(p) if locked else _fresh_prefill(ld, p))
+                locked_fill(ld, p) if locked else _fresh_prefill(ld, p))
         want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False))
         sub = L.tab_name("submission")
         tabs = {name: tab for name, tab in want.items()
@@ -880,9 +881,13 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         if entered and not dry_run:
             warnings += entered
         raws = {p: books[player_key(p)].raw for p in m.players}
+        late: dict[str, dict[str, Any]] = {}
+        typed_late: dict[str, Any] | None = None     # (None: the round was not locked)
         if _is_locked(ld):
             # The deadline snapshot is the submission; later edits are named, never counted.
             later = [p for p in m.players if _entries(raws[p]) != _entries(ld.locked["raw"].get(p))]
+            late = late_entries(ld, later)
+            typed_late = {p: raws[p] for p in later}   # kept in the record: an undo puts them back (late_lock.py)
             raws = {p: ld.locked["raw"].get(p) for p in m.players}
             if later:
                 warnings.append(f"edited after the lock (not counted): {', '.join(later)}")
@@ -893,11 +898,13 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         if not submitted and not allow_empty:
             return finish(f"nobody has submitted for round {m.round} yet; nothing was resolved", " (add --allow-empty "
                           "to resolve it with every player's default)")
-        rec = m.resolve(raws, tables=m.tables, stray=stray)
+        rec = m.resolve(raws, tables=m.tables, stray=stray, late=late)
         if dry_run:
             return ResolveResult("dry-run", f"round {rec.round} would be resolved; nothing was written", rec, m,
                                  warnings=warnings)
         ld.saved.pop(str(rec.round), None)   # entries kept by an undo for this round were used
+        if typed_late is not None:
+            remember_lock(ld, typed_late)
         ld.locked = None                      # the next round's forms open unlocked
         if request_id:
             ld.handled.append(request_id)
@@ -948,7 +955,9 @@ def undo(store: Store, progress: Progress | None = None, request_id: str | None 
         # The undone round's entries go back into the Submission tabs (kept in the record, so a
         # run cut off after the master write puts them back too).
         ld.saved[str(last.round)] = {p: raw for p, raw in last.raw.items() if raw}
+        lifted = ld.locked if _is_locked(ld) else None
         ld.locked = None
+        kept_late = restore_lock(ld, last)   # a round resolved from a lock is locked again, late entries shown
         if request_id:
             ld.handled.append(request_id)
         writes = _plan(ld, books, redraw=m.players)
@@ -959,6 +968,9 @@ def undo(store: Store, progress: Progress | None = None, request_id: str | None 
         if typed:
             msg += (f"; entries {', '.join(typed)} had typed for round {next_round} are kept in the master and will "
                     f"be put back when round {next_round} opens again")
+        if lifted:
+            msg += f"; round {next_round}'s lock is lifted (its deadline snapshot dropped, what players typed kept)"
+        msg += kept_late
         return ResolveResult("undone", msg, last, m, written, [], ld.warnings)
 
 
