@@ -8,7 +8,7 @@ import pytest
 from sheetbridge import orchestrator as O
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.watch import Watcher
-from tests.test_cli_xlsx import run, type_submission
+from tests.test_cli_xlsx import run, tab_text, type_submission
 
 
 class Clock:
@@ -114,3 +114,62 @@ def test_a_daily_deadline_reopened_past_locks_again_the_next_day(game):
     assert not any("locked" in ln for ln in watch_lines(folder, clock, "2026-11-24T20:00:00Z"))
     (line,) = [ln for ln in watch_lines(folder, clock, "2026-11-25T15:00:01Z") if "locked" in ln]
     assert "round 2 locked (deadline 2026-11-25 15:00 UTC)" in line
+
+
+# ------------------------------------------------------------------ entries typed after the lock
+
+def results(folder, player):
+    return tab_text(folder / "players" / f"{player}.xlsx", "Results")
+
+
+@pytest.fixture
+def late_round(tmp_path, monkeypatch):
+    """Round 1 locked at 15:00 with Ann's and Bo's entries; then Bo changes his and Cy types hers, too late."""
+    clock = Clock(monkeypatch, "2026-11-24T09:00:00Z")
+    folder = tmp_path / "game"
+    run("new", "three-modular-rooms", "--players", "Ann,Bo,Cy", "--out", folder, "--garnets", "10",
+        "--option", "rounds=3", "--seed", "5")
+    type_submission(folder / "players" / "Ann.xlsx", "Your play", [3, "Null"])
+    type_submission(folder / "players" / "Bo.xlsx", "Your play", [5, "Duel"])
+    clock.at = "2026-11-24T15:00:00Z"
+    run("lock", folder)
+    type_submission(folder / "players" / "Bo.xlsx", "Your play", [9, "Null"])
+    type_submission(folder / "players" / "Cy.xlsx", "Your play", [1, "Null"])
+    clock.at = "2026-11-24T16:00:00Z"
+    assert "edited after the lock (not counted): Bo, Cy" in run("resolve", folder).output
+    return folder
+
+
+def test_a_player_who_typed_after_the_lock_reads_that_it_was_not_counted(late_round):
+    folder = late_round
+    cy, bo, ann = results(folder, "Cy"), results(folder, "Bo"), results(folder, "Ann")
+    told = "What you typed after the round was locked (2026-11-24 15:00 UTC) arrived after the deadline and was not counted"
+    assert "Round 1: your entries arrived after the deadline" in cy
+    assert f"{told}: your form was empty then, so the rules' default applied." in cy
+    # Before the round's own result, which it explains ("You did not submit this round").
+    assert cy.index("arrived after the deadline") < cy.index("You did not submit this round")
+    assert f"{told}: the round used your entries as they were then." in bo and "You played card 5 in Duel." in bo
+    # Each is told alone: not Ann, not the public board, no one else's name.
+    assert "after the deadline" not in ann and "Bo" not in cy and "Cy" not in bo
+    assert "after the deadline" not in tab_text(folder / "board.xlsx", "Board")
+
+
+def test_undo_after_a_lock_keeps_what_players_typed_after_it(late_round):
+    folder = late_round
+    out = run("undo", folder).output
+    assert "round 1 is locked again as it was at 2026-11-24 15:00 UTC (resolve uses the same snapshot)" in out
+    assert "what Bo, Cy typed after the lock is back in their Submission tabs, still not counted" in out
+    cy, bo = tab_text(folder / "players" / "Cy.xlsx", "Submission"), tab_text(folder / "players" / "Bo.xlsx", "Submission")
+    assert " | 1 | Null | " in cy and " | 9 | Null | " in bo     # before: the snapshot (Cy's empty, Bo's 5 Duel)
+    status = run("status", folder).output
+    assert "round 1 (locked since 2026-11-24T15:00:00Z)" in status
+    lines = {ln.split()[0]: ln for ln in status.splitlines()[1:-1]}
+    assert "edited after the lock (not counted)" in lines["Bo"] and "edited after the lock" in lines["Cy"]
+    run("resolve", folder)                              # the same round again: the snapshot, the same words
+    assert "You played card 5 in Duel." in results(folder, "Bo")
+    assert "your form was empty then" in results(folder, "Cy")
+    run("undo", folder)
+    run("reopen", folder)                               # the host counts the late entries after all
+    run("resolve", folder)
+    assert "You played card 9 in Null." in results(folder, "Bo") and "You played card 1 in Null." in results(folder, "Cy")
+    assert "after the deadline" not in results(folder, "Cy")
