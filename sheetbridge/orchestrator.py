@@ -115,12 +115,15 @@ class Loaded:
     identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
     deadlines: RoundDeadlines = field(default_factory=RoundDeadlines)   # per round: extended, spent (deadlines.py)
     lock_history: dict[str, Any] = field(default_factory=dict)   # round -> its lock and late entries (for undo)
+    opens_round: bool = False    # this command's master write opens a round (resolve, undo): its opening is recorded
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
         opened = dict(self.opened_at)
-        if self.deadline and not self.match.finished:   # only a daily deadline needs it (and no clock otherwise:
-            opened.setdefault(str(self.match.round), utc_now())   # the same inputs give the same bytes)
+        # Only with a deadline (no clock otherwise: the same inputs give the same bytes), and only by the write
+        # that opens the round: a later one (lock, reopen) would pass for an opening after the deadline.
+        if self.deadline and not self.match.finished and self.opens_round:
+            opened.setdefault(str(self.match.round), utc_now())
         extra = {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
                  "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
         if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
@@ -906,6 +909,7 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         if typed_late is not None:
             remember_lock(ld, typed_late)
         ld.locked = None                      # the next round's forms open unlocked
+        ld.opens_round = True
         if request_id:
             ld.handled.append(request_id)
         # Compute everything before the first write.
@@ -958,6 +962,7 @@ def undo(store: Store, progress: Progress | None = None, request_id: str | None 
         lifted = ld.locked if _is_locked(ld) else None
         ld.locked = None
         kept_late = restore_lock(ld, last)   # a round resolved from a lock is locked again, late entries shown
+        ld.opens_round = ld.locked is None   # (a round locked again keeps the opening its deadline was judged by)
         if request_id:
             ld.handled.append(request_id)
         writes = _plan(ld, books, redraw=m.players)

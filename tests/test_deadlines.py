@@ -173,3 +173,39 @@ def test_undo_after_a_lock_keeps_what_players_typed_after_it(late_round):
     run("resolve", folder)
     assert "You played card 9 in Null." in results(folder, "Bo") and "You played card 1 in Null." in results(folder, "Cy")
     assert "after the deadline" not in results(folder, "Cy")
+
+
+# ------------------------------------------------------------------ Google: locked forms are protected again
+
+def test_on_google_undo_locks_the_forms_again_and_a_stale_deadline_locks_nothing(tmp_path, monkeypatch):
+    from sheetbridge.sheets.store import MASTER
+    from tests.fake_google import FakeGoogle
+    from tests.test_google_backend import HOST, _players
+    clock = Clock(monkeypatch, "2026-11-23T09:00:00Z")
+    fake = FakeGoogle(seed=2)
+    st = fake.store(HOST, game_folder=tmp_path / "g")
+    st.game_id = "three-modular-rooms"
+    O.new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=3, folder=tmp_path / "g")
+    master = st.open(MASTER, st.master_location())
+    row = next(i for i, r in enumerate(master.read(["Config"])["Config"], 1) if r and r[0] == "deadline")
+    master.update_cells("Config", {(row, 2): "2026-11-24 15:00"})
+    ld = O.load(st)
+    O.fill_submission(st, ld, "Ann", {"play": [{"card": "3", "room": "Null"}]})
+    sid = ld.locations["Ann"]
+    clock.at = "2026-11-24T15:00:05Z"
+    assert any("round 1 locked" in ln for ln in Watcher(st, watcher_id="w", now=clock).poll())
+    clock.at = "2026-11-24T16:00:00Z"
+    O.resolve(st)
+    out = O.undo(st).message
+    assert "round 1 is locked again" in out
+    (prot,) = fake.sheet(sid, "Submission").protected          # the form is the host's alone again
+    assert not prot.get("unprotectedRanges") and prot["editors"]["users"] == [HOST]
+    assert "locked at the deadline" in st.open("player:Ann", sid).read(["Submission"])["Submission"][0][0]
+    assert "has passed and will not lock it again" in O.reopen_submissions(st).message
+    clock.at = "2026-11-24T16:00:30Z"
+    assert not any("locked" in ln for ln in Watcher(st, watcher_id="w", now=clock).poll())
+    assert O.load(st).locked is None
+    O.resolve(st)                                               # round 2 opens after round 1's deadline
+    clock.at = "2026-11-24T16:01:00Z"
+    (line,) = Watcher(st, watcher_id="w", now=clock).poll()
+    assert "is earlier than round 2's opening" in line and O.load(st).locked is None
