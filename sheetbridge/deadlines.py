@@ -163,7 +163,10 @@ def extend(store, text: str, *, progress=None):
             raise UsageError(f"round {m.round} is already locked: run `sheetbridge reopen {folder}` first (players can "
                              "edit again), then `sheetbridge extend`")
         now = O.utc_now()
-        state = O.deadline_state(ld, now) if ld.deadline or str(m.round) in ld.deadlines.extended else None
+        try:
+            state = O.deadline_state(ld, now) if ld.deadline or str(m.round) in ld.deadlines.extended else None
+        except ConfigError:   # a Config deadline that is not a time: the extension replaces it for this round
+            state = None
         before = state.at if state is not None else None
         at = new_deadline(text, before, parse_time(now))
         ld.deadlines.extended[str(m.round)] = iso(at)

@@ -1422,7 +1422,10 @@ def _spend_passed_deadline(ld: Loaded, now: str) -> str:
     """A reopened round stays open: the deadline it was reopened past is spent for it (recorded, so no
     `watch` poll locks it again). Returns what the host should know, as the end of reopen's line."""
     from . import deadlines as D
-    state = deadline_state(ld, now)
+    try:
+        state = deadline_state(ld, now)
+    except ConfigError as e:   # the round is reopened all the same; the host is told what to fix
+        return f"; {e}"
     if state is None or state.at is None:
         return "; it has no deadline now (type one in the Config tab, or run `sheetbridge extend` with a time)"
     if not state.due:
