@@ -22,7 +22,9 @@ from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
+from .deadlines import RoundDeadlines
 from .host_lines import listed
+from .late_lock import late_entries, locked_fill, remember_lock, restore_lock
 from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -113,18 +115,26 @@ class Loaded:
     accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
     identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
     cohosts: list[str] = field(default_factory=list)   # co-hosts' emails (Google: the master and board are shared)
+    deadlines: RoundDeadlines = field(default_factory=RoundDeadlines)   # per round: extended, spent (deadlines.py)
+    lock_history: dict[str, Any] = field(default_factory=dict)   # round -> its lock and late entries (for undo)
+    opens_round: bool = False    # this command's master write opens a round (resolve, undo): its opening is recorded
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
         opened = dict(self.opened_at)
-        if self.deadline and not self.match.finished:   # only a daily deadline needs it (and no clock otherwise:
-            opened.setdefault(str(self.match.round), utc_now())   # the same inputs give the same bytes)
+        # Only with a deadline (no clock otherwise: the same inputs give the same bytes), and only by the write
+        # that opens the round: a later one (lock, reopen) would pass for an opening after the deadline.
+        if self.deadline and not self.match.finished and self.opens_round:
+            opened.setdefault(str(self.match.round), utc_now())
         extra = {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
                  "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
         if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
             extra["identities"] = dict(self.identities)
         if self.cohosts:
             extra["cohosts"] = list(self.cohosts)
+        extra.update(self.deadlines.to_record())
+        if self.lock_history:
+            extra["lock_history"] = self.lock_history
         return extra
 
 
@@ -203,6 +213,8 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
                   dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
     ld.identities = dict(record.get("identities") or {})
     ld.cohosts = list(record.get("cohosts") or [])
+    ld.deadlines = RoundDeadlines.from_record(record)
+    ld.lock_history = dict(record.get("lock_history") or {})
     return ld
 
 
@@ -593,7 +605,7 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
             continue
         locked = _is_locked(ld)
         fill = ((prefill or {}).get(p) if prefill is not None else
-                ld.locked["raw"].get(p) if locked else _fresh_prefill(ld, p))
+                locked_fill(ld, p) if locked else _fresh_prefill(ld, p))
         want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False))
         sub = L.tab_name("submission")
         tabs = {name: tab for name, tab in want.items()
@@ -787,6 +799,9 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
         lines: list[StatusLine] = []
         if ld.match.finished:
             return ld, lines
+        early = deadline_warning(ld, utc_now())
+        if early:
+            ld.warnings.append(early)
         books = read_books(ld)
         board = books.get(BOARD)
         if board is not None and board.error:   # told now, not at the deadline when resolve stops on it
@@ -880,9 +895,13 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         if entered and not dry_run:
             warnings += entered
         raws = {p: books[player_key(p)].raw for p in m.players}
+        late: dict[str, dict[str, Any]] = {}
+        typed_late: dict[str, Any] | None = None     # (None: the round was not locked)
         if _is_locked(ld):
             # The deadline snapshot is the submission; later edits are named, never counted.
             later = [p for p in m.players if _entries(raws[p]) != _entries(ld.locked["raw"].get(p))]
+            late = late_entries(ld, later)
+            typed_late = {p: raws[p] for p in later}   # kept in the record: an undo puts them back (late_lock.py)
             raws = {p: ld.locked["raw"].get(p) for p in m.players}
             if later:
                 warnings.append(f"edited after the lock (not counted): {', '.join(later)}")
@@ -893,12 +912,15 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         if not submitted and not allow_empty:
             return finish(f"nobody has submitted for round {m.round} yet; nothing was resolved", " (add --allow-empty "
                           "to resolve it with every player's default)")
-        rec = m.resolve(raws, tables=m.tables, stray=stray)
+        rec = m.resolve(raws, tables=m.tables, stray=stray, late=late)
         if dry_run:
             return ResolveResult("dry-run", f"round {rec.round} would be resolved; nothing was written", rec, m,
                                  warnings=warnings)
         ld.saved.pop(str(rec.round), None)   # entries kept by an undo for this round were used
+        if typed_late is not None:
+            remember_lock(ld, typed_late)
         ld.locked = None                      # the next round's forms open unlocked
+        ld.opens_round = True
         if request_id:
             ld.handled.append(request_id)
         # Compute everything before the first write.
@@ -948,7 +970,10 @@ def undo(store: Store, progress: Progress | None = None, request_id: str | None 
         # The undone round's entries go back into the Submission tabs (kept in the record, so a
         # run cut off after the master write puts them back too).
         ld.saved[str(last.round)] = {p: raw for p, raw in last.raw.items() if raw}
+        lifted = ld.locked if _is_locked(ld) else None
         ld.locked = None
+        kept_late = restore_lock(ld, last)   # a round resolved from a lock is locked again, late entries shown
+        ld.opens_round = ld.locked is None   # (a round locked again keeps the opening its deadline was judged by)
         if request_id:
             ld.handled.append(request_id)
         writes = _plan(ld, books, redraw=m.players)
@@ -959,6 +984,9 @@ def undo(store: Store, progress: Progress | None = None, request_id: str | None 
         if typed:
             msg += (f"; entries {', '.join(typed)} had typed for round {next_round} are kept in the master and will "
                     f"be put back when round {next_round} opens again")
+        if lifted:
+            msg += f"; round {next_round}'s lock is lifted (its deadline snapshot dropped, what players typed kept)"
+        msg += kept_late
         return ResolveResult("undone", msg, last, m, written, [], ld.warnings)
 
 
@@ -1352,6 +1380,7 @@ def lock_submissions(store: Store, *, request_id: str | None = None, progress: P
         m = ld.match
         if due_at is not None and not deadline_due(ld, due_at):
             return ResolveResult("nothing", f"round {m.round}'s deadline is not due; nothing to lock", None, m)
+        early = [w for w in [deadline_warning(ld, utc_now())] if w and due_at is None]
         if m.finished:
             return ResolveResult("nothing", f"{m.game.spec.name} is over; nothing to lock", None, m)
         if _is_locked(ld):
@@ -1370,7 +1399,7 @@ def lock_submissions(store: Store, *, request_id: str | None = None, progress: P
         written += _write_all(ld, writes, progress, checked=True)
         got = len(ld.locked["raw"])
         return ResolveResult("locked", f"round {m.round} locked ({why}): {got} of {len(m.players)} player(s) had "
-                             "entries; resolve uses this snapshot", None, m, written, [], ld.warnings)
+                             "entries; resolve uses this snapshot", None, m, written, [], ld.warnings + early)
 
 
 def reopen_submissions(store: Store, *, request_id: str | None = None,
@@ -1389,55 +1418,65 @@ def reopen_submissions(store: Store, *, request_id: str | None = None,
             raise _broken_error(ld, foreign, "reopen submissions")
         snapshot = ld.locked["raw"]
         ld.locked = None
+        after = _spend_passed_deadline(ld, utc_now())
         if request_id:
             ld.handled.append(request_id)
         redraw = m.players if getattr(store, "locks_forms", False) else ()
         writes = _plan(ld, books, redraw=redraw, prefill={p: snapshot.get(p) for p in m.players})
         written = [_commit(ld, progress)]
         written += _write_all(ld, writes, progress, checked=True)
-        return ResolveResult("reopened", f"round {m.round} reopened: players can edit their submissions again", None,
-                             m, written, [], ld.warnings)
+        return ResolveResult("reopened", f"round {m.round} reopened: players can edit their submissions again{after}",
+                             None, m, written, [], ld.warnings)
+
+
+def _spend_passed_deadline(ld: Loaded, now: str) -> str:
+    """A reopened round stays open: the deadline it was reopened past is spent for it (recorded, so no
+    `watch` poll locks it again). Returns what the host should know, as the end of reopen's line."""
+    from . import deadlines as D
+    try:
+        state = deadline_state(ld, now)
+    except ConfigError as e:   # the round is reopened all the same; the host is told what to fix
+        return f"; {e}"
+    if state is None or state.at is None:
+        return "; it has no deadline now (type one in the Config tab, or run `sheetbridge extend` with a time)"
+    if not state.due:
+        return f"; its deadline {D.shown(state.at)} ({D.discord(state.at)}) still applies"
+    ld.deadlines.spent[str(ld.match.round)] = D.iso(state.at)
+    return (f"; its deadline {D.shown(state.at)} has passed and will not lock it again. To set a new one run "
+            f"`sheetbridge extend {_folder_hint(ld.store)} 2h` (a grace period) or "
+            f"`sheetbridge extend {_folder_hint(ld.store)} \"YYYY-MM-DD HH:MM\"`")
+
+
+def deadline_state(ld: Loaded, now: str):
+    """The open round's deadline judged at `now` (deadlines.Due): the moment that locks it, whether it is due,
+    and why the Config tab's deadline does not apply to it (a warning), if so. None when the game is over."""
+    from . import deadlines as D
+    if ld.match.finished:
+        return None
+    return D.judge(ld.deadline, ld.match.round, ld.opened_at.get(str(ld.match.round)), ld.deadlines,
+                   D.parse_time(now), f"{ld.master.location}, tab {L.tab_name('config')}")
 
 
 def deadline_due(ld: Loaded, now: str) -> bool:
-    """Whether the Config tab's deadline has passed for the open round and it is not locked yet.
+    """Whether the open round's deadline has passed and it is not locked yet.
 
     "2026-11-24 15:00" (UTC) is one moment; "15:00" (or "3pm") is every day at that time, due once
-    the round has been open across it.
+    the round has been open across it. A deadline belongs to a round (see deadlines.py): `extend` moves it,
+    one earlier than the round's opening or reopened past never locks it.
     """
-    if not ld.deadline or ld.match.finished or _is_locked(ld):
+    if not ld.deadline and str(ld.match.round) not in ld.deadlines.extended or _is_locked(ld):
         return False
-    import datetime as dt
-    when_now = dt.datetime.fromisoformat(now.replace("Z", "+00:00"))
-    text = ld.deadline.strip().upper().replace("UTC", "").strip()
+    state = deadline_state(ld, now)
+    return state is not None and state.due
+
+
+def deadline_warning(ld: Loaded, now: str) -> str:
+    """Why the Config tab's deadline does not lock the open round, or ""."""
     try:
-        at = dt.datetime.fromisoformat(text.replace(" ", "T"))
-        at = at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
-        return when_now >= at
-    except ValueError:
-        pass
-    daily = _daily_time(text)
-    if daily is None:
-        raise ConfigError(f"{ld.master.location}, tab {L.tab_name('config')}: deadline {ld.deadline!r} is not a "
-                          "time: write '2026-11-24 15:00' (once) or '15:00' / '3pm' (every day), in UTC")
-    opened_text = ld.opened_at.get(str(ld.match.round))
-    opened = dt.datetime.fromisoformat(opened_text.replace("Z", "+00:00")) if opened_text else None
-    today = when_now.replace(hour=daily[0], minute=daily[1], second=0, microsecond=0)
-    last = today if when_now >= today else today - dt.timedelta(days=1)
-    return opened is None or opened < last
-
-
-def _daily_time(text: str) -> tuple[int, int] | None:
-    import re as _re
-    m = _re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*(AM|PM)?", text.strip())
-    if not m:
-        return None
-    hour, minute = int(m.group(1)), int(m.group(2) or 0)
-    if m.group(3):
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if m.group(3) == "PM" else 0)
-    return (hour, minute) if hour < 24 and minute < 60 else None
+        state = deadline_state(ld, now) if ld.deadline else None
+    except ConfigError as e:   # a deadline that is not a time: said, and the command goes on
+        return str(e)
+    return state.ignored.replace("GAME_FOLDER", _folder_hint(ld.store)) if state is not None else ""
 
 
 # ------------------------------------------------------------ what the menu shows the host

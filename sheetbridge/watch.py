@@ -48,6 +48,7 @@ class Watcher:
     log: Callable[[str], None] = lambda line: None
     webhook: str | None = None
     _last_beat: float = 0.0
+    _told: set[str] = field(default_factory=set)   # deadline warnings already logged (once each, not every poll)
 
     # ---- one poll
     def poll(self) -> list[str]:
@@ -60,9 +61,14 @@ class Watcher:
                 return [f"waiting to create the Control tab: {busy}"]
         self.beat()
         now = self.now()
+        warning = O.deadline_warning(ld, now)
+        if warning and warning not in self._told:
+            self._told.add(warning)
+            done.append(f"deadline: {warning}")
         if O.deadline_due(ld, now):
-            res = self._guarded(lambda: O.lock_submissions(self.store, why=f"deadline {ld.deadline} UTC",
-                                                           due_at=now))
+            from .deadlines import shown
+            when = shown(O.deadline_state(ld, now).at)
+            res = self._guarded(lambda: O.lock_submissions(self.store, why=f"deadline {when}", due_at=now))
             done.append(f"deadline: {res}")
         for req in C.requests(ld.extra.get(C.TAB, [])):
             if W.claimable(req, self.watcher_id, now):

@@ -12,7 +12,10 @@ def command(folder) -> None:
     """Lock the open round now: snapshot every Submission tab into the master (resolve uses it; later edits are
     named by status and not counted). On Google the Submission tabs become editable by the host only."""
     from ..orchestrator import lock_submissions
-    click.echo(lock_submissions(open_store(folder)).message)
+    res = lock_submissions(open_store(folder))
+    for w in res.warnings:
+        click.echo(f"warning: {w}")
+    click.echo(res.message)
 
 
 @click.command("reopen")

@@ -161,7 +161,17 @@ class EntriesIgnored(Fact):
     lines: tuple[str, ...]
 
 
-CORE_FACTS = (EntriesRead, EntriesIgnored)   # recorded and drawn by the core for every game
+@dataclass(frozen=True)
+class EntriesLate(Fact):
+    """A player changed their Submission tab after the round was locked (the deadline): the round used
+    what the form held at the lock (`kept`: it held entries; else the rules' default applied), and the
+    player is told their later entries were not counted."""
+    player: str
+    locked_at: str          # when the round was locked, as the player reads it ("2026-11-24 15:00 UTC")
+    kept: bool
 
 
-register_types(Fact, RenderContext, EntriesRead, EntriesIgnored)
+CORE_FACTS = (EntriesRead, EntriesIgnored, EntriesLate)   # recorded and drawn by the core for every game
+
+
+register_types(Fact, RenderContext, EntriesRead, EntriesIgnored, EntriesLate)

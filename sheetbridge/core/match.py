@@ -27,7 +27,7 @@ from .parsing import shorten
 from .rng import Rng, derive_seed
 from .decisions import DecisionRequest, pending_text
 from . import seats
-from .facts import CORE_FACTS, EntriesIgnored, EntriesRead, RenderContext, visible
+from .facts import CORE_FACTS, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible
 from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
@@ -55,6 +55,7 @@ class RoundRecord:
     decisions: dict[str, Any] = field(default_factory=dict)  # the entered decisions it was resolved with
     _renderer: Any = field(default=None, repr=False, compare=False)   # draws the reports when first read
     stray: dict[str, list[str]] = field(default_factory=dict)  # what players typed outside the boxes (ignored)
+    late: dict[str, dict[str, Any]] = field(default_factory=dict)   # player -> {locked_at, kept}: typed after the lock
 
     @property
     def public(self) -> Report | None:
@@ -99,6 +100,8 @@ class RoundRecord:
         }
         if self.stray:
             out["stray"] = self.stray
+        if self.late:
+            out["late"] = self.late
         if not self.facts:   # a game that still returns finished reports: keep them
             out.update({"public": to_json(self.public), "private": to_json(self.private)})
         return out
@@ -110,7 +113,8 @@ class RoundRecord:
                    _public=from_json(d.get("public")), _private=from_json(d.get("private") or {}),
                    ledger=[LedgerRow(*r) for r in d["ledger"]], host_log=list(d["host_log"]),
                    facts=tuple(from_json(d.get("facts") or [])), requests=tuple(from_json(d.get("requests") or [])),
-                   decisions=dict(d.get("decisions") or {}), stray=dict(d.get("stray") or {}))
+                   decisions=dict(d.get("decisions") or {}), stray=dict(d.get("stray") or {}),
+                   late=dict(d.get("late") or {}))
 
     def problems(self) -> list[str]:
         out = []
@@ -126,7 +130,18 @@ class RoundRecord:
         return [n.message for sub in self.submissions.values() if sub is not None for n in sub.notices]
 
 
-def _read_block(round_no: int, f: EntriesRead | EntriesIgnored) -> Block:
+def _utc_text(iso: str) -> str:
+    """"2026-11-24T15:00:05Z" as a reader reads it: "2026-11-24 15:00 UTC"."""
+    return f"{iso[:10]} {iso[11:16]} UTC" if len(iso) >= 16 and iso[10] == "T" else iso
+
+
+def _read_block(round_no: int, f: EntriesRead | EntriesIgnored | EntriesLate) -> Block:
+    if isinstance(f, EntriesLate):
+        then = ("the round used your entries as they were then" if f.kept else
+                "your form was empty then, so the rules' default applied")
+        return Block(f"Round {round_no}: your entries arrived after the deadline",
+                     (f"What you typed after the round was locked ({_utc_text(f.locked_at)}) arrived after the "
+                      f"deadline and was not counted: {then}.",))
     if isinstance(f, EntriesIgnored):
         return Block(f"Round {round_no}: typed outside the boxes (ignored)", tuple(f.lines))
     return Block(f"Round {round_no}: how your entries were read", tuple(f.lines))
@@ -304,9 +319,11 @@ class Match:
 
     def resolve(self, raw: Mapping[str, RawSubmission | None] | None = None,
                 tables: Tables | None = None, stray: Mapping[str, Sequence[str]] | None = None, *,
-                known: Mapping[str, Mapping[str, Any]] | None = None) -> RoundRecord:
+                known: Mapping[str, Mapping[str, Any]] | None = None,
+                late: Mapping[str, Mapping[str, Any]] | None = None) -> RoundRecord:
         """Resolve the open round from raw submissions (missing players may be left out). `stray`:
-        per player, what they typed outside the boxes (ignored; each is told privately).
+        per player, what they typed outside the boxes (ignored; each is told privately). `late`: per player
+        whose entries changed after the round was locked, {"locked_at": text, "kept": bool} (told privately).
 
         `known`: per player, the values the game's own :meth:`~GameRules.random_play` says parse
         reads from that player's raw submission, read without problems; their text is not read
@@ -331,7 +348,8 @@ class Match:
                                for p in self.players},
                           balances=_balances(self.ledger, self.players), tables=self.tables,
                           decisions=copy.deepcopy(self.decisions) if self.decisions else {},
-                          stray={p: list(v) for p, v in sorted((stray or {}).items()) if v})
+                          stray={p: list(v) for p, v in sorted((stray or {}).items()) if v},
+                          late={p: dict(v) for p, v in sorted((late or {}).items())})
         self._run(rec, known)
         self._book(rec)
         self.rounds.append(rec)
@@ -374,6 +392,8 @@ class Match:
         read = tuple(EntriesRead(p, tuple(n.text for n in sub.notices), audience=(p,))
                      for p, sub in subs.items() if sub is not None and sub.notices)
         read += tuple(EntriesIgnored(p, tuple(lines), audience=(p,)) for p, lines in sorted(rec.stray.items()) if lines)
+        read = tuple(EntriesLate(p, str(v["locked_at"]), bool(v["kept"]), audience=(p,))
+                     for p, v in sorted(rec.late.items())) + read
         if rec.facts:
             rec.facts += read
             rec._public = rec._private = None
@@ -383,7 +403,9 @@ class Match:
             rec.private = {p: result.private[p] for p in self.players if p in result.private}
             for f in read:
                 mine = rec.private.get(f.player) or Report(f"Round {rec.round}")
-                rec.private[f.player] = dataclasses.replace(mine, blocks=tuple(mine.blocks) + (_read_block(rec.round, f),))
+                block = (_read_block(rec.round, f),)
+                blocks = block + tuple(mine.blocks) if isinstance(f, EntriesLate) else tuple(mine.blocks) + block
+                rec.private[f.player] = dataclasses.replace(mine, blocks=blocks)
         rec.ledger = rows
         rec.host_log = list(result.host_log)
         self.state = new_state
@@ -401,8 +423,13 @@ class Match:
         report = self.game.render(own, viewer, self.context(round_no))
         if report is None:
             raise SheetbridgeError(f"{self.game.spec.id} returned facts but renders no report (a bug)")
-        extra = tuple(_read_block(round_no, f) for f in mine if isinstance(f, CORE_FACTS) and f.player == viewer)
-        return dataclasses.replace(report, blocks=tuple(report.blocks) + extra) if extra else report
+        core = [f for f in mine if isinstance(f, CORE_FACTS) and f.player == viewer]
+        if not core:
+            return report
+        # Entries that came too late come first: they explain the round's "you did not submit".
+        first = tuple(_read_block(round_no, f) for f in core if isinstance(f, EntriesLate))
+        last = tuple(_read_block(round_no, f) for f in core if not isinstance(f, EntriesLate))
+        return dataclasses.replace(report, blocks=first + tuple(report.blocks) + last)
 
     def _render(self, rec: RoundRecord) -> None:
         """Every report of a round, drawn from its facts; each viewer's renderer sees only their facts."""
@@ -443,7 +470,7 @@ class Match:
             if i:
                 self._take_seats(i)
             rec = RoundRecord(round=old.round, seed=old.seed, raw=old.raw, balances=old.balances,
-                              tables=old.tables, decisions=old.decisions, stray=old.stray)
+                              tables=old.tables, decisions=old.decisions, stray=old.stray, late=old.late)
             self._run(rec)
             if old.facts:   # the reports are drawn from the facts: the facts decide
                 differs = _canon(_as_recorded(rec.facts, old.facts)) != _canon(old.facts)
@@ -540,7 +567,8 @@ class Match:
         holders = seats.holders(self.seats)   # a round's entries go to whoever holds the seat now
         for old in redo:
             self.resolve({holders.get(p, p): v for p, v in old.raw.items()}, tables=old.tables,
-                         stray={holders.get(p, p): v for p, v in old.stray.items()})
+                         stray={holders.get(p, p): v for p, v in old.stray.items()},
+                         late={holders.get(p, p): v for p, v in old.late.items()})
         return req
 
     def _outcome_blocks(self) -> tuple[Block, ...]:
