@@ -12,21 +12,20 @@ Each file is written atomically (a ``.tmp-*.png`` beside it, renamed into place)
 """
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .core.errors import WorkbookError
 from .core.match import Match
+from .sheets.xlsx import replace_atomically
 
 PICTURES_KEY = "pictures"        # the key of a picture file in a publication plan (books have theirs)
 PICTURES_DIR = "pictures"
 PRIVATE_DIR = "private"
 BOARD_VIEWER = "board"
-_TMP_PREFIX = ".tmp-"
+_TMP_PREFIX = ".tmp-"   # what replace_atomically names its temporary files
 _PRIVATE_NAME = re.compile(r"(?P<viewer>.+)-round-(?P<round>\d+)\.png")
 _BOARD_NAME = re.compile(r"round-(?P<round>\d+)-board\.png")
 
@@ -79,21 +78,9 @@ class PictureWrite:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Put ``data`` at ``path`` through a temporary file in the same folder renamed into place, so a
-    reader (or a kill) never sees half a PNG."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=path.suffix, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a host expects ordinary file permissions
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Put ``data`` at ``path`` through a temporary ``.tmp-*`` file beside it renamed into place, so
+    a reader (or a kill) never sees half a PNG; leftovers are cleaned by :func:`remove_leftovers`."""
+    replace_atomically(path, data)
 
 
 def plan_pictures(m: Match, folder: Path | None) -> list[PictureWrite]:

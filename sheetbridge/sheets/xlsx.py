@@ -130,7 +130,7 @@ class XlsxBook(Book):
         if set(existing) <= set(tabs):
             # Every tab is replaced: the book is written afresh, by the fast writer.
             order = existing + [t for t in tabs if t not in existing]
-            _replace(self.path, fast.book_bytes({name: tabs[name] for name in order}), self.tmp_dir)
+            replace_atomically(self.path, fast.book_bytes({name: tabs[name] for name in order}), self.tmp_dir)
         else:
             # Some tabs only: openpyxl carries the others over as they are.
             wb = self._load(read_only=False)
@@ -254,7 +254,7 @@ class XlsxStore(Store):
     def create(self, key: str, title: str, tabs: Mapping[str, TabData],
                reader_email: str | None = None, writer_email: str | None = None) -> BookInfo:
         location = self.location_for(key)
-        _replace(self.folder / location, fast.book_bytes(tabs, title), self.tmp_dir)
+        replace_atomically(self.folder / location, fast.book_bytes(tabs, title), self.tmp_dir)
         return BookInfo(key, location, title)
 
     def open(self, key: str, location: str) -> XlsxBook:
@@ -414,15 +414,17 @@ def _save(wb: Workbook, path: Path, tmp_dir: Path | None = None) -> None:
             zi.compress_type = zipfile.ZIP_DEFLATED
             zi.external_attr = 0o600 << 16
             dst.writestr(zi, data)
-    _replace(path, out.getvalue(), tmp_dir)
+    replace_atomically(path, out.getvalue(), tmp_dir)
 
 
-def _replace(path: Path, data: bytes, tmp_dir: Path | None = None) -> None:
-    """Put `data` at `path` atomically: written in `tmp_dir` (never a player's folder), then renamed."""
+def replace_atomically(path: Path, data: bytes, tmp_dir: Path | None = None) -> None:
+    """Put `data` at `path` atomically: written in `tmp_dir` (default: beside `path`; never a
+    player's folder) as ``.tmp-*`` with `path`'s suffix, then renamed, so a reader (or a kill) never
+    sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp_dir = tmp_dir or path.parent
     tmp_dir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".xlsx", dir=tmp_dir)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=tmp_dir)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
