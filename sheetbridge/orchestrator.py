@@ -111,6 +111,7 @@ class Loaded:
     extra: dict[str, Any] = field(default_factory=dict)       # other master tabs read with the game (Control)
     accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
     identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
+    reminders: str = ""                       # the Config tab's reminder times before the deadline ("24h, 1h")
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -119,6 +120,8 @@ class Loaded:
             opened.setdefault(str(self.match.round), utc_now())   # the same inputs give the same bytes)
         extra = {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
                  "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
+        if self.reminders:
+            extra["reminders"] = self.reminders
         if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
             extra["identities"] = dict(self.identities)
         return extra
@@ -198,6 +201,8 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
                   record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
                   dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
     ld.identities = dict(record.get("identities") or {})
+    reminders = _read_setting(rects[L.tab_name("config")], "reminders")
+    ld.reminders = record.get("reminders", "") if reminders is None else reminders
     return ld
 
 
