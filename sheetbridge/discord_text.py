@@ -19,6 +19,7 @@ in the picture only.
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from typing import Sequence
 
 from .core.types import Cell
@@ -68,7 +69,7 @@ def legend_key(grid: Sequence[Sequence[Cell]], legend: Sequence[tuple[str, str]]
     """The key under a text board: each colour named by the symbols it is written with ("R = Red").
     A label that already explains its own symbols is kept; a colour with no symbol of its own in the
     text (only blank cells, or symbols other colours share) is said to be shown in the picture only."""
-    by_fill: dict[str, list[str]] = {}
+    by_fill: dict[str, Counter[str]] = {}
     background: set[str] = set()      # a fill under blank cells too is a background, not a symbol's colour
     owners: dict[str, set[str]] = {}
     for row in grid:
@@ -79,14 +80,13 @@ def legend_key(grid: Sequence[Sequence[Cell]], legend: Sequence[tuple[str, str]]
             if not text:
                 background.add(fill)
                 continue
-            seen = by_fill.setdefault(fill, [])
-            if text not in seen:
-                seen.append(text)
+            by_fill.setdefault(fill, Counter())[text] += 1
             owners.setdefault(text, set()).add(fill)
     out, picture_only = [], []
     for label, fill in legend:
-        symbols = by_fill.get((fill or "").upper(), [])
-        own = symbols if (fill or "").upper() not in background and all(len(owners[s]) == 1 for s in symbols) else []
+        own = _own_symbols(by_fill.get((fill or "").upper(), Counter()), owners)
+        if (fill or "").upper() in background:
+            own = []
         if " = " in label or "─" in label or "drawn" in label:   # the game's own words for its symbols
             out.append(label)
         elif own:
@@ -96,3 +96,10 @@ def legend_key(grid: Sequence[Sequence[Cell]], legend: Sequence[tuple[str, str]]
     if picture_only:
         out.append("shown in the picture only: " + "; ".join(picture_only))
     return out
+
+
+def _own_symbols(symbols: Counter[str], owners: dict[str, set[str]]) -> list[str]:
+    """The symbols only this colour is written with, if they are most of its cells (a symbol other colours
+    share, as a node drawn in either colour, cannot name a colour in monochrome text)."""
+    own = [s for s in symbols if len(owners[s]) == 1]
+    return own if 2 * sum(symbols[s] for s in own) > sum(symbols.values()) else []

@@ -106,7 +106,7 @@ def reminder_offsets(text: str) -> list[dt.timedelta]:
     return sorted(set(out), reverse=True)
 
 
-def _due_keys(ld: O.Loaded, now: str) -> list[str]:
+def due_reminders(ld: O.Loaded, now: str) -> list[str]:
     """The keys of reminders due now and not posted yet (their time passed, the deadline not)."""
     m = ld.match
     if not ld.reminders or m.finished or O._is_locked(ld):
@@ -134,7 +134,7 @@ def post_due_reminder(store: Store, now: str, webhook: str | None) -> str | None
     Returns what was done, or None when nothing was due."""
     with store.lock("watch: reminder"):
         ld = O.load(store)
-        keys = _due_keys(ld, now)
+        keys = due_reminders(ld, now)
         if not keys:
             return None
         url = webhook or _config_setting(ld, "webhook")
