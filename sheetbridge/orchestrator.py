@@ -112,6 +112,7 @@ class Loaded:
     accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
     identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
     reminders: str = ""                       # the Config tab's reminder times before the deadline ("24h, 1h")
+    webhook: str = ""                         # the Config tab's Discord webhook (menu's announce, watch's reminders)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -120,8 +121,9 @@ class Loaded:
             opened.setdefault(str(self.match.round), utc_now())   # the same inputs give the same bytes)
         extra = {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
                  "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
-        if self.reminders:
-            extra["reminders"] = self.reminders
+        for key in ("reminders", "webhook"):   # Config rows the master is redrawn with
+            if getattr(self, key):
+                extra[key] = getattr(self, key)
         if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
             extra["identities"] = dict(self.identities)
         return extra
@@ -201,8 +203,9 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
                   record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
                   dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
     ld.identities = dict(record.get("identities") or {})
-    reminders = _read_setting(rects[L.tab_name("config")], "reminders")
-    ld.reminders = record.get("reminders", "") if reminders is None else reminders
+    for key in ("reminders", "webhook"):
+        typed = _read_setting(rects[L.tab_name("config")], key)
+        setattr(ld, key, record.get(key, "") if typed is None else typed)
     return ld
 
 

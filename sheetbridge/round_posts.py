@@ -137,7 +137,7 @@ def post_due_reminder(store: Store, now: str, webhook: str | None) -> str | None
         keys = due_reminders(ld, now)
         if not keys:
             return None
-        url = webhook or _config_setting(ld, "webhook")
+        url = webhook or ld.webhook
         post = _reminder_held(ld, now)
         if url:
             post_webhook(url, post.messages)
@@ -147,8 +147,3 @@ def post_due_reminder(store: Store, now: str, webhook: str | None) -> str | None
         return (f"reminder ({what} before the deadline) posted to Discord" if url else
                 f"reminder ({what} before the deadline) due, but no webhook is set (watch --webhook or the "
                 f"Config tab's webhook row); paste it: {post.messages[0]}")
-
-
-def _config_setting(ld: O.Loaded, key: str) -> str | None:
-    from .sheets import layout as L
-    return O._read_setting(ld.master.read([L.tab_name("config")])[L.tab_name("config")], key)

@@ -196,13 +196,12 @@ def test_remind_refuses_a_bad_webhook_before_printing_and_names_a_missing_deadli
 
 
 def test_watch_posts_each_reminder_once_even_across_a_restart(tmp_path, hook):
-    folder = new_game(tmp_path, "three-modular-rooms", deadline=DEADLINE, reminders="24h, 1h")
+    folder = new_game(tmp_path, "three-modular-rooms", deadline=DEADLINE, reminders="24h, 1h", webhook=hook.url)
     type_submission(folder / "players" / "Bo.xlsx", "Your play", [3, "Null"])
     store = XlsxStore(folder)
 
-    def poll(at):
-        return [ln for ln in Watcher(store, watcher_id="w", now=Clock(at), webhook=hook.url).poll()
-                if "reminder" in ln]
+    def poll(at):   # the webhook is the Config tab's: it outlives the master written by the first reminder
+        return [ln for ln in Watcher(store, watcher_id="w", now=Clock(at)).poll() if "reminder" in ln]
 
     assert poll("2026-11-23T14:00:00Z") == []                           # 25 h before: not yet
     assert poll("2026-11-23T15:30:00Z") == ["reminder (24h before the deadline) posted to Discord"]
@@ -215,7 +214,8 @@ def test_watch_posts_each_reminder_once_even_across_a_restart(tmp_path, hook):
     assert O.load(store).locked is not None
     # The Config row survives every master write, so the host sees what watch follows.
     ws = openpyxl.load_workbook(folder / "master.xlsx")["Config"]
-    assert any(r[0] == "reminders" and r[1] == "24h, 1h" for r in ws.iter_rows(values_only=True))
+    rows = {r[0]: r[1] for r in ws.iter_rows(values_only=True)}
+    assert rows["reminders"] == "24h, 1h" and rows["webhook"] == hook.url
 
 
 def test_a_round_opened_late_gets_one_reminder_not_every_missed_one(tmp_path, hook):
