@@ -24,6 +24,7 @@ from typing import Sequence
 
 from .core.types import Cell
 
+MAX_KEY_SYMBOLS = 8   # a key line lists at most this many symbols of one colour
 BOARD_CELL = 3   # cells at most this wide are board squares: columns joined by spaces, not " | "
 
 
@@ -89,8 +90,10 @@ def legend_key(grid: Sequence[Sequence[Cell]], legend: Sequence[tuple[str, str]]
             own = []
         if " = " in label or "─" in label or "drawn" in label:   # the game's own words for its symbols
             out.append(label)
-        elif own:
+        elif own and len(own) <= MAX_KEY_SYMBOLS:
             out.append(f"{' / '.join(own)} = {label}")
+        elif own:   # a colour for a whole family of named squares (Skeld's "Frontier room (A)"): the names say it
+            out.append(label)
         else:
             picture_only.append(label)
     if picture_only:

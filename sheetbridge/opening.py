@@ -120,10 +120,11 @@ def _grid_picture(board: Report) -> Picture | None:
                 shapes.append(Label(left + w / 2, top + CELL_PX / 2, c.text, colour=c.font or "000000",
                                     size=14, anchor="mm"))
     top = 44 + rows * CELL_PX
-    for i, (text, fill) in enumerate(block.legend):
+    legend = [(t, f) for t, f in block.legend if f and f.upper() != "FFFFFF"]   # white ones are notes for text
+    for i, (text, fill) in enumerate(legend):
         shapes += [Box(10, top + i * 24, 18, 18, fill=fill), Label(36, top + i * 24 + 2, text, size=13)]
-    width = max(20 + cols * w, 40 + 8 * max((len(t) for t, _ in block.legend), default=0))
-    return Picture(int(width), int(top + 24 * len(block.legend) + 10), tuple(shapes), title=block.title)
+    width = max(20 + cols * w, 40 + 8 * max((len(t) for t, _ in legend), default=0))
+    return Picture(int(width), int(top + 24 * len(legend) + 10), tuple(shapes), title=block.title)
 
 
 def _coordinate_map(forms: Sequence[Form]) -> Picture | None:

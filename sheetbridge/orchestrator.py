@@ -1310,7 +1310,8 @@ def announcement(store: Store, round_no: int | None = None) -> Announcement:
     ld = load(store)
     m = ld.match
     if not m.rounds:
-        raise UsageError("no round has been resolved yet: nothing to announce")
+        raise UsageError(f"no round has been resolved yet; the opening post of round {m.round} is ready: "
+                         f"`sheetbridge announce {_folder_hint(store)} --opening`")
     rec = m.rounds[-1] if round_no is None else next((r for r in m.rounds if r.round == round_no), None)
     if rec is None:
         raise UsageError(f"round {round_no} is not resolved; resolved rounds: "
