@@ -258,3 +258,14 @@ def test_on_google_watch_reminds_once_and_the_opening_post_is_the_same(tmp_path,
     from sheetbridge.round_posts import opening_post
     msgs = opening_post(st, now="2026-11-24T13:31:00Z").messages
     assert f"<t:{DEADLINE_UNIX}:F>" in msgs[0] and "## Three Modular Rooms: Round 1 of 11 is open" in msgs[0]
+
+
+def test_the_opening_post_goes_to_the_webhook_with_its_picture_and_a_bad_url_prints_nothing(tmp_path, hook):
+    folder = new_game(tmp_path, "flickering-lights", deadline="15:00")
+    res = run("announce", folder, "--webhook", "not-a-url", ok=False)
+    assert res.exit_code == 2 and res.output.startswith("error: --webhook 'not-a-url'") and "##" not in res.output
+    out = run("announce", folder, "--opening", "--webhook", hook.url).output
+    assert "posted 1 message(s) and the picture to the webhook" in out
+    ((ctype, body),) = hook.posts
+    assert ctype.startswith("multipart/form-data") and b'filename="round-1-opening.png"' in body
+    assert b"\x89PNG\r\n\x1a\n" in body and b"<t:" in body and b":R>" in body
