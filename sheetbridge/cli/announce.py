@@ -17,7 +17,7 @@ from . import open_store
               "Discord webhook.")
 def command(folder, round_no, opening, with_private, webhook) -> None:
     """Print the round's public announcement as Discord-ready Markdown (split under 2,000 characters)."""
-    from ..announce import Attachment, check_webhook, post_webhook
+    from ..announce import Attachment, check_webhook
     from ..orchestrator import announcement, load
     if webhook:
         check_webhook(webhook)
