@@ -30,6 +30,7 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 
 from .core.errors import BackendError, UsageError
 from .core.types import Report
+from .discord_text import grid_lines, legend_key
 
 DISCORD_LIMIT = 2000
 
@@ -48,18 +49,11 @@ def markdown(report: Report, escape: bool = False) -> str:
     for block in report.blocks:
         out.append(f"**{esc(block.title)}**")
         out.extend(esc(line) for line in block.lines)
-        if block.grid:
-            width = [0] * max(len(r) for r in block.grid)
-            for row in block.grid:
-                for i, c in enumerate(row):
-                    width[i] = max(width[i], len(c.text))
-            out.append("```")
-            for row in block.grid:
-                cells = [c.text.replace("`", "'") for c in row]
-                out.append(" | ".join(cells).rstrip())
-            out.append("```")
-        for label, _fill in block.legend:
-            out.append(f"- {esc(label)}")
+        if block.grid:   # a monospace code block, every column one width (discord_text.py)
+            out += ["```", *grid_lines(block.grid), "```"]
+            out.extend(esc(line) for line in legend_key(block.grid, block.legend))
+        else:
+            out.extend(f"- {esc(label)}" for label, _fill in block.legend)
     return "\n".join(out)
 
 
@@ -106,6 +100,13 @@ class _Retry(Exception):
         self.wait = wait
 
 
+def check_webhook(url: str) -> None:
+    """Refuse a webhook that is not a web address, before anything is printed or posted."""
+    if not url.startswith(("https://", "http://")):
+        raise UsageError(f"--webhook {url!r} is not a web address; copy the webhook URL from the Discord "
+                         "channel's settings (Integrations > Webhooks)")
+
+
 def post_webhook(url: str, messages: Sequence[str], attachments: Sequence[Attachment] = (), *,
                  session: requests.Session | None = None, attempts: int = 5,
                  sleep: Callable[[float], None] = time.sleep, timeout: float = 30.0) -> int:
@@ -114,9 +115,7 @@ def post_webhook(url: str, messages: Sequence[str], attachments: Sequence[Attach
     Retries 429 (waiting Discord's ``retry_after``) and 5xx with backoff and jitter;
     anything else is one clear error naming the status.
     """
-    if not url.startswith(("https://", "http://")):
-        raise UsageError(f"--webhook {url!r} is not a web address; copy the webhook URL from the Discord "
-                         "channel's settings (Integrations > Webhooks)")
+    check_webhook(url)
     http = session or requests.Session()
     posted = 0
     for i, msg in enumerate(messages):

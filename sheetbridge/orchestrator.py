@@ -118,6 +118,8 @@ class Loaded:
     deadlines: RoundDeadlines = field(default_factory=RoundDeadlines)   # per round: extended, spent (deadlines.py)
     lock_history: dict[str, Any] = field(default_factory=dict)   # round -> its lock and late entries (for undo)
     opens_round: bool = False    # this command's master write opens a round (resolve, undo): its opening is recorded
+    reminders: str = ""                       # the Config tab's reminder times before the deadline ("24h, 1h")
+    webhook: str = ""                         # the Config tab's Discord webhook (menu's announce, watch's reminders)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -128,6 +130,9 @@ class Loaded:
             opened.setdefault(str(self.match.round), utc_now())
         extra = {"revision": self.revision + 1, "saved": self.saved, "handled": self.handled[-500:],
                  "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
+        for key in ("reminders", "webhook"):   # Config rows the master is redrawn with
+            if getattr(self, key):
+                extra[key] = getattr(self, key)
         if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
             extra["identities"] = dict(self.identities)
         if self.cohosts:
@@ -215,6 +220,9 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
     ld.cohosts = list(record.get("cohosts") or [])
     ld.deadlines = RoundDeadlines.from_record(record)
     ld.lock_history = dict(record.get("lock_history") or {})
+    for key in ("reminders", "webhook"):
+        typed = _read_setting(rects[L.tab_name("config")], key)
+        setattr(ld, key, record.get(key, "") if typed is None else typed)
     return ld
 
 
@@ -1341,7 +1349,8 @@ def announcement(store: Store, round_no: int | None = None) -> Announcement:
     ld = load(store)
     m = ld.match
     if not m.rounds:
-        raise UsageError("no round has been resolved yet: nothing to announce")
+        raise UsageError(f"no round has been resolved yet; the opening post of round {m.round} is ready: "
+                         f"`sheetbridge announce {_folder_hint(store)} --opening`")
     rec = m.rounds[-1] if round_no is None else next((r for r in m.rounds if r.round == round_no), None)
     if rec is None:
         raise UsageError(f"round {round_no} is not resolved; resolved rounds: "

@@ -32,6 +32,11 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
                                  ["deadline", (record_extra or {}).get("deadline", ""),
                                   "when the open round's submissions lock, UTC: '2026-11-24 15:00' once, or '15:00' "
                                   "(3pm) every day; `sheetbridge watch` (or `sheetbridge lock`) takes the snapshot"],
+                                 ["reminders", (record_extra or {}).get("reminders", ""),
+                                  "when `sheetbridge watch` posts a reminder before the deadline, e.g. '24h, 1h' "
+                                  "(once each, to the webhook)"],
+                                 ["webhook", (record_extra or {}).get("webhook", ""),
+                                  "the Discord webhook the menu's Post announcement and watch's reminders post to"],
                                  L.header_cells(["option", "value", "options can be changed until round 1 is resolved"])]
     for o in game.spec.options:
         allowed = f" Allowed: {', '.join(map(str, o.choices))}." if o.choices else ""

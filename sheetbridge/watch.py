@@ -70,10 +70,25 @@ class Watcher:
             when = shown(O.deadline_state(ld, now).at)
             res = self._guarded(lambda: O.lock_submissions(self.store, why=f"deadline {when}", due_at=now))
             done.append(f"deadline: {res}")
+        reminded = self._remind(ld, now)
+        if reminded:
+            done.append(reminded)
         for req in C.requests(ld.extra.get(C.TAB, [])):
             if W.claimable(req, self.watcher_id, now):
                 done.append(self.answer(ld.master, req))
         return done
+
+    def _remind(self, ld: O.Loaded, now: str) -> str | None:
+        """The Config tab's reminders before the deadline, each posted once (round_posts.py)."""
+        from . import round_posts
+        try:
+            if not round_posts.due_reminders(ld, now):   # checked on this poll's read; again under the lock
+                return None
+            return round_posts.post_due_reminder(self.store, now, self.webhook)
+        except GameBusy as e:
+            return f"reminder waiting ({e})"
+        except SheetbridgeError as e:
+            return f"reminder not posted: {e}"
 
     def beat(self) -> None:
         W.write_heartbeat(self.store, self._heartbeat())

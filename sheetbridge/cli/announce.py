@@ -1,4 +1,4 @@
-"""`sheetbridge announce DIR [--round N] [--webhook URL]`: the round's announcement for Discord."""
+"""`sheetbridge announce DIR [--round N | --opening] [--webhook URL]`: the round's announcement for Discord."""
 from pathlib import Path
 
 import click
@@ -9,14 +9,23 @@ from . import open_store
 @click.command("announce")
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--round", "round_no", type=int, help="A resolved round (default: the last one).")
+@click.option("--opening", is_flag=True, help="The open round's opening post instead: what players must do, the "
+              "board and its picture, the deadline as Discord timestamps.")
 @click.option("--private", "with_private", is_flag=True, help="Also print each player's private results, "
               "one message block per player, for confessionals.")
 @click.option("--webhook", metavar="URL", help="Post the public announcement (and the board picture) to this "
               "Discord webhook.")
-def command(folder, round_no, with_private, webhook) -> None:
+def command(folder, round_no, opening, with_private, webhook) -> None:
     """Print the round's public announcement as Discord-ready Markdown (split under 2,000 characters)."""
-    from ..orchestrator import announcement, game_folder
+    from ..announce import Attachment, check_webhook
+    from ..orchestrator import announcement, load
+    if webhook:
+        check_webhook(webhook)
     store = open_store(folder)
+    if opening or (round_no is None and not load(store).match.rounds):
+        if not opening:
+            click.echo("No round has been resolved yet: here is the opening post of the round that is open.")
+        return _opening(store, webhook)
     ann = announcement(store, round_no)
     for i, msg in enumerate(ann.public, 1):
         click.echo(f"----- public message {i} of {len(ann.public)} -----")
@@ -26,11 +35,33 @@ def command(folder, round_no, with_private, webhook) -> None:
             for i, msg in enumerate(msgs, 1):
                 click.echo(f"----- private to {player}, message {i} of {len(msgs)} -----")
                 click.echo(msg)
+    name = f"round-{ann.round}-board.png"
+    files = [Attachment(name, ann.pictures["board"])] if "board" in ann.pictures else []
+    _post_or_say(webhook, ann.public, files)
+
+
+def _opening(store, webhook) -> None:
+    from ..round_posts import opening_post
+    from ..orchestrator import game_folder
+    post = opening_post(store)
+    folder = game_folder(store)
+    if folder is not None:   # beside the game, for a host who pastes by hand (not in pictures/, which resolve keeps)
+        for name, data in post.pictures.items():
+            (folder / "announcements").mkdir(exist_ok=True)
+            (folder / "announcements" / name).write_bytes(data)
+    for i, msg in enumerate(post.messages, 1):
+        click.echo(f"----- opening post of round {post.round}, message {i} of {len(post.messages)} -----")
+        click.echo(msg)
+    _post_or_say(webhook, post.messages, post.attachments())
+
+
+def _post_or_say(webhook, messages, files) -> None:
+    """Post, or say which picture goes with the post: the text above is for pasting, so it holds no path."""
+    from ..announce import post_webhook
     if webhook:
-        from ..announce import Attachment, post_webhook
-        files = [Attachment(f"round-{ann.round}-board.png", ann.pictures["board"])] if "board" in ann.pictures else []
-        n = post_webhook(webhook, ann.public, files)
-        click.echo(f"posted {n} message(s)" + (" and the board picture" if files else "") + " to the webhook")
-    folder_ = game_folder(store)
-    if folder_ is not None and "board" in ann.pictures:
-        click.echo(f"(board picture: {folder_ / 'pictures' / f'round-{ann.round}-board.png'})")
+        n = post_webhook(webhook, messages, files)
+        click.echo(f"posted {n} message(s)" + (" and the picture" if files else "") + " to the webhook")
+    elif files:
+        where = "announcements" if files[0].name.endswith("-opening.png") else "pictures"
+        click.echo(f"----- picture: {', '.join(f.name for f in files)} (in the game's {where} folder), attached "
+                   "when posted with --webhook -----")

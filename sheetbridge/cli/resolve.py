@@ -48,6 +48,8 @@ def command(folder, dry_run, round_no, allow_empty, quiet) -> None:
     click.echo(res.message + (f" ({len(res.written)} file(s) written, {len(res.skipped)} unchanged)"
                               if res.action in ("resolved", "published") else ""))
     out = res.match.outcome() if res.match is not None and res.action == "resolved" else None
+    if res.action == "resolved" and out is None and not res.match.finished:
+        click.echo(f"round {res.match.round}'s opening post is ready: `sheetbridge announce {folder} --opening`")
     if out is not None:
         click.echo("The match is over. Final standings:")
         for p, s in out.standings:
