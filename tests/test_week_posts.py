@@ -269,3 +269,13 @@ def test_the_opening_post_goes_to_the_webhook_with_its_picture_and_a_bad_url_pri
     ((ctype, body),) = hook.posts
     assert ctype.startswith("multipart/form-data") and b'filename="round-1-opening.png"' in body
     assert b"\x89PNG\r\n\x1a\n" in body and b"<t:" in body and b":R>" in body
+
+
+def test_remind_and_the_opening_post_say_the_deadline_extend_moved(tmp_path):
+    """A deadline belongs to a round: once `extend` moved it, the posts announce the new moment (the one
+    the lock will use), not the Config tab's."""
+    folder = new_game(tmp_path, "three-modular-rooms", deadline="2099-01-01 10:00")
+    run("extend", folder, "2099-01-02 12:30")
+    moved = 4071040200      # 2099-01-02T12:30:00Z
+    assert f"<t:{moved}:F> (<t:{moved}:R>)" in run("remind", folder).output
+    assert f"<t:{moved}:F>" in run("announce", folder, "--opening").output
