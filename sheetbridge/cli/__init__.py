@@ -26,6 +26,7 @@ COMMANDS = {
     "reopen": ("lock", "reopen_command"), "repair": ("repair", "command"), "resolve": ("resolve", "command"),
     "simulate": ("simulate", "command"), "status": ("status", "command"), "undo": ("undo", "command"),
     "watch": ("watch", "command"), "season": ("season", "group"), "export": ("export", "command"),
+    "standings": ("standings", "command"), "collect": ("collect", "command"),
 }
 
 UNREACHABLE = "cannot reach Google (no network?)"
