@@ -781,6 +781,9 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
         if board is not None and board.error:   # told now, not at the deadline when resolve stops on it
             ld.warnings.append(f"the public board's file cannot be read ({board.error}); resolve will stop until "
                                f"`sheetbridge repair {_folder_hint(store)}` re-creates it from the master's record")
+        if getattr(store, "folder", None) is not None:   # a file in players/ that is no player's place (collect.py)
+            from .collect import unused_lines
+            ld.warnings += unused_lines(store, ld.identities, ld.locations)
         for p in ld.match.players:
             st = books[player_key(p)]
             if st.foreign:   # on its own line, with the fix; nothing of the file was read

@@ -33,6 +33,7 @@ class RoundScore:
     player: str
     score: Number | None
     total: Number | None = None
+    round: int | None = None   # the round it belongs to, when a later round restates it (a hidden round revealed)
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ def standings(game: Any, rounds: Sequence[Any], players: Sequence[str], viewer: 
     per_round: dict[str, list[Number | None]] = {p: [None] * len(shown) for p in players}
     totals: dict[str, Number | None] = {p: None for p in players}
     summed: dict[str, Number] = {}
+    total_at: dict[str, int] = {}
     places: list[Place] = []
     scored = [bool(game.round_scores(rec.facts)) for rec in rounds]   # a pregame round scores nothing
     for i, rec in enumerate(rounds):
@@ -123,10 +125,15 @@ def standings(game: Any, rounds: Sequence[Any], players: Sequence[str], viewer: 
         for s in game.round_scores(seen):
             if s.player not in per_round:
                 continue
-            if s.score is not None:   # several rows in a round add up (Skeld: one per component)
-                per_round[s.player][i] = (per_round[s.player][i] or 0) + s.score
+            col = shown.index(s.round) if s.round in shown else i
+            if s.score is not None and s.round is not None:   # a round's own figure, maybe restated later
+                per_round[s.player][col] = s.score
+            elif s.score is not None:   # several rows in a round add up (Skeld: one per component)
+                per_round[s.player][col] = (per_round[s.player][col] or 0) + s.score
+            at = s.round if s.round is not None else rec.round
             if s.total is not None:
-                totals[s.player] = s.total
+                if at >= total_at.get(s.player, at):   # a restated earlier round's total is not the total now
+                    totals[s.player], total_at[s.player] = s.total, at
             elif s.score is not None:
                 summed[s.player] = summed.get(s.player, 0) + s.score
                 totals[s.player] = summed[s.player]
@@ -136,7 +143,7 @@ def standings(game: Any, rounds: Sequence[Any], players: Sequence[str], viewer: 
         totals.update({s.player: s.total for s in game.round_scores(seen)
                        if s.player in totals and s.total is not None})
         places = list(game.final_places(seen)) or places
-    if final_scores and getattr(game, "outcome_scores_are_totals", True):   # the end of the game: the rules publish every final score (the outcome's standings)
+    if final_scores and getattr(game, "outcome_scores_are_totals", True):   # the end publishes every final score
         totals.update({p: v for p, v in final_scores.items() if p in totals and totals[p] is None})
     keep = [i for i, s in enumerate(scored) if s]
     shown = tuple(shown[i] for i in keep)

@@ -1098,7 +1098,7 @@ class FlickeringLights(GameRules):
     tie_rule = "a tie for the highest or the lowest total is left to the host (`sheetbridge decide`)"
 
     def round_scores(self, facts):
-        return ([RoundScore(f.player, f.points, f.total) for f in of_type(facts, PlayerPoints)]
+        return ([RoundScore(f.player, f.points, f.total, round=f.round) for f in of_type(facts, PlayerPoints)]
                 + [RoundScore(f.player, None, f.total) for f in of_type(facts, FinalTotal)])
 
     # ---- setup and the opening of a round ---------------------------------
