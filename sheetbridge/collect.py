@@ -91,6 +91,15 @@ def read_returned(store, identities: dict[str, str], path: Path) -> Returned:
     return Returned(path, key, "", saved, stamped)
 
 
+def _newer(r: Returned, current: Returned) -> bool:
+    """Whether ``r`` was saved after ``current``, to the second (the stamp's precision). A player's save
+    in the same second as sheetbridge wrote the file in place (no stamp of its own) counts as later:
+    a program saved it after the file existed."""
+    if r.stamped and not current.stamped:
+        return int(r.saved) >= int(current.saved)
+    return int(r.saved) > int(current.saved)
+
+
 def _when(r: Returned) -> str:
     stamp = dt.datetime.fromtimestamp(r.saved, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     return f"saved {stamp}" if r.stamped else f"file time {stamp}"
@@ -118,13 +127,19 @@ def plan(store, identities: dict[str, str], locations: dict[str, str], files: It
             out.append((r, "unchanged", f"{r.path.name} is {name}'s file in its place"))
         else:
             current = read_returned(store, identities, place) if place.exists() else None
-            if current is not None and current.key == r.key and current.saved >= r.saved:
+            if current is not None and current.key == r.key and not _newer(r, current):
                 out.append((r, "kept aside", f"{r.path.name} is {name}'s file ({_when(r)}), not newer than the one "
                             f"in place ({_when(current)}): not used"))
             else:
-                out.append((r, "filed", f"{r.path.name} filed as {name}'s file ({_when(r)})"
+                out.append((r, "filed", f"{r.path.name} filed as {name}'s file ({_when(r)}){_misnamed(r, name)}"
                             + (f"; the one it replaces was moved to players/{REPLACED}/" if place.exists() else "")))
     return out
+
+
+def _misnamed(r: Returned, name: str) -> str:
+    """A warning when the file's name says another player (Bo sent his file as "Ann.xlsx")."""
+    stem = re.sub(r"\s*\(\d+\)$", "", r.path.stem)   # "Ann (1)": a re-download of "Ann"
+    return "" if stem.casefold() in (name.casefold(), "") else f"; its name is {stem}'s but it carries {name}'s identity"
 
 
 def _aside(path: Path, folder: Path, sub: str) -> Path:
