@@ -76,11 +76,10 @@ STANDINGS_TAB = "Standings"
 def standings_tab(m: Match) -> TabData:
     """The host's standings (core/standings.py): score per round and total, rank, tie-break state."""
     st = m.standings()
-    if not st.rounds and not m.finished:
-        return L.table_tab([["no round has been scored yet"]])
     table = st.table()
     rows = table[1:] + ([[], ["ties", st.tie_rule]] if st.tie_rule else [])
-    return L.key_value_tab(f"Standings ({'final' if st.final else 'so far'}, in {st.unit})", rows, table[0])
+    when = "final" if st.final else "so far" if st.rounds else "no round scored yet"
+    return L.key_value_tab(f"Standings ({when}, in {st.unit})", rows, table[0])
 
 
 DECISIONS_TAB = "Decisions"
