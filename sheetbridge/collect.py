@@ -165,7 +165,7 @@ def collect(store, files: Sequence[str | os.PathLike], *, load=None) -> list[Col
     if not getattr(store, "folder", None):
         raise UsageError("collect files returned xlsx files into a game folder; a Google game's players "
                          "type into their own spreadsheets, so there is nothing to collect")
-    paths = [Path(f) for f in files]
+    paths = list(dict.fromkeys(Path(f) for f in files))
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise UsageError(f"no such file: {', '.join(missing)}; give the files players sent back (or --from FOLDER)")
@@ -177,20 +177,22 @@ def collect(store, files: Sequence[str | os.PathLike], *, load=None) -> list[Col
         steps = plan(store, ld.identities, ld.locations, paths)
         notes = []
         for r, action, message in steps:
-            _carry_out(r, action, folder, ld.locations)
+            _carry_out(r, action, folder, ld.locations, store.tmp_dir)
             name = r.key.split(":", 1)[1] if r.key else ""
             notes.append(CollectNote(str(r.path), action, name, message))
         return notes
 
 
-def _carry_out(r: Returned, action: str, folder: Path, locations: dict[str, str]) -> None:
-    """Move or copy one file as planned: the file replaced goes to players/replaced/, never deleted."""
+def _carry_out(r: Returned, action: str, folder: Path, locations: dict[str, str], tmp_dir: Path) -> None:
+    """Move or copy one file as planned: the file replaced goes to players/replaced/, never deleted.
+    The copy is made in the store's temporary folder first (cleaned by the next command if killed)."""
     if action == "filed":
         place = folder / locations[r.key.split(":", 1)[1]]
+        tmp_dir.mkdir(parents=True, exist_ok=True)
+        tmp = tmp_dir / f"collect-{place.name}"
+        shutil.copy2(r.path, tmp)
         if place.exists():
             os.replace(place, _aside(place, folder, REPLACED))
-        tmp = place.with_name(f".collect-{place.name}")
-        shutil.copy2(r.path, tmp)
         os.replace(tmp, place)
         if _inside(r.path, folder):
             r.path.unlink()   # its copy is in place now: a second copy in players/ would be named by status

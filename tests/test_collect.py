@@ -9,6 +9,12 @@ import re
 import shutil
 import zipfile
 
+import pytest
+
+from sheetbridge import orchestrator as O
+from sheetbridge.collect import collect
+from sheetbridge.core.errors import UsageError
+from tests.fake_google import FakeGoogle
 from tests.test_cli_xlsx import run, type_submission
 
 
@@ -120,3 +126,13 @@ def test_collect_without_files_is_one_line(tmp_path):
     game = new_game(tmp_path / "game")
     res = run("collect", game, ok=False)
     assert res.exit_code == 2 and res.output.count("\n") == 1 and "--from" in res.output
+
+
+def test_collect_on_google_is_one_line_saying_there_is_nothing_to_collect(tmp_path):
+    fake = FakeGoogle(seed=5)
+    store = fake.store("host@example.com")
+    O.new_game("three-modular-rooms", [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ("Ann", "Bo", "Cy")],
+               store, seed=11, options={"rounds": 3})
+    (tmp_path / "Ann.xlsx").write_bytes(b"x")
+    with pytest.raises(UsageError, match="nothing to collect"):
+        collect(store, [tmp_path / "Ann.xlsx"])
