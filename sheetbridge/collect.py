@@ -10,7 +10,8 @@ stamped by Excel, LibreOffice or Google's export when the player saves) when it 
 the file's modification time. Not the mtime first: a browser or Discord download stamps the
 time of the download, so re-downloading an older attachment would make it look newest. Files
 sheetbridge writes carry a fixed stamp (2000-01-01, so the same inputs give the same bytes),
-which counts as no stamp.
+which counts as no stamp. Among the files sent, one a program saved beats a copy none saved (its
+file time is only when it was downloaded); against the file in place, the later time to the second wins.
 
 Nothing is lost: a file replaced is moved to ``players/replaced/``; a file sent but not used is
 left where it was (outside the game folder) or moved to ``players/set-aside/`` (inside it).
@@ -95,9 +96,11 @@ def _newer(r: Returned, current: Returned) -> bool:
     """Whether ``r`` was saved after ``current``, to the second (the stamp's precision). A player's save
     in the same second as sheetbridge wrote the file in place (no stamp of its own) counts as later:
     a program saved it after the file existed."""
-    if r.stamped and not current.stamped:
-        return int(r.saved) >= int(current.saved)
-    return int(r.saved) > int(current.saved)
+    return _order(r) > _order(current)
+
+
+def _order(r: Returned) -> tuple[int, bool]:
+    return int(r.saved), r.stamped
 
 
 def _when(r: Returned) -> str:
@@ -112,7 +115,9 @@ def plan(store, identities: dict[str, str], locations: dict[str, str], files: It
     newest: dict[str, Returned] = {}
     got = [read_returned(store, identities, Path(f)) for f in files]
     for r in got:
-        if r.key and (r.key not in newest or r.saved > newest[r.key].saved):
+        # Among the files sent, one a program saved beats a copy no program saved (whose file time is only
+        # when it was downloaded); then the later time.
+        if r.key and (r.key not in newest or (r.stamped, _order(r)) > (newest[r.key].stamped, _order(newest[r.key]))):
             newest[r.key] = r
     for r in got:
         if not r.key:
@@ -123,8 +128,8 @@ def plan(store, identities: dict[str, str], locations: dict[str, str], files: It
         if r is not newest[r.key]:
             out.append((r, "kept aside", f"{r.path.name} is {name}'s file, older than {newest[r.key].path.name} "
                         f"({_when(r)}): not used"))
-        elif place.exists() and place.resolve() == r.path.resolve():
-            out.append((r, "unchanged", f"{r.path.name} is {name}'s file in its place"))
+        elif place.exists() and (place.resolve() == r.path.resolve() or place.read_bytes() == r.path.read_bytes()):
+            out.append((r, "unchanged", f"{r.path.name} is {name}'s file, the same as the one in place"))
         else:
             current = read_returned(store, identities, place) if place.exists() else None
             if current is not None and current.key == r.key and not _newer(r, current):

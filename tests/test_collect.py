@@ -81,9 +81,10 @@ def test_collect_keeps_the_copy_the_player_saved_last_not_the_last_downloaded(tm
     res = run("resolve", game, "--dry-run").output
     assert "You played card 3 in Null." in res and "card 1 in Duel" not in res
 
-    # Collecting the same files again changes nothing: the one in place is not older.
+    # Collecting the same files again changes nothing.
     again = run("collect", game, first, last).output
-    assert "not newer than the one in place" in again and "filed:" not in again
+    assert "unchanged: Ann (1).xlsx is Ann's file, the same as the one in place" in again
+    assert "filed:" not in again
     assert len(list((game / "players" / "replaced").iterdir())) == 1
 
 
@@ -108,6 +109,18 @@ def test_collect_never_files_a_file_under_another_players_name_or_from_another_g
     assert (game / "players" / "Cy.xlsx").read_bytes() == cy_before
     assert (game / "players" / "Bo.xlsx").read_bytes() == bo_as_ann.read_bytes()
     assert "submitted" in status_line(game, "Bo") and "not submitted" in status_line(game, "Ann")
+
+
+def test_a_file_saved_in_an_earlier_round_does_not_replace_the_newer_one_in_place(tmp_path):
+    game = new_game(tmp_path / "game")
+    old = tmp_path / "Ann.xlsx"
+    shutil.copy(game / "players" / "Ann.xlsx", old)
+    type_submission(old, "Your play", [3, "Null"])
+    stamp(old, "2020-01-01T10:00:00Z", mtime=2_000_000_000)   # saved long ago, downloaded just now
+    in_place = (game / "players" / "Ann.xlsx").read_bytes()
+    out = run("collect", game, old).output
+    assert "kept aside: Ann.xlsx is Ann's file (saved 2020-01-01 10:00:00 UTC), not newer than the one in place" in out
+    assert (game / "players" / "Ann.xlsx").read_bytes() == in_place
 
 
 def test_collect_files_a_redownload_left_in_players_and_status_is_quiet_after(tmp_path):
