@@ -216,8 +216,9 @@ def unused_files(folder: Path, locations: dict[str, str]) -> list[Path]:
                   if p.is_file() and not p.name.startswith(".") and p.resolve() not in used)
 
 
-def unused_lines(store, identities: dict[str, str], locations: dict[str, str]) -> list[str]:
-    """One status warning per unused file in players/, saying whose it is and what to run."""
+def unused_lines(store, identities: dict[str, str], locations: dict[str, str]) -> list[tuple[str, str]]:
+    """(owner, warning) per unused file in players/: whose file it is ("" if no player's of this game)
+    and what to run. Only its Identity tab is read: nothing a player typed is shown."""
     folder = Path(store.folder)
     out = []
     for p in unused_files(folder, locations):
@@ -225,8 +226,8 @@ def unused_lines(store, identities: dict[str, str], locations: dict[str, str]) -
         r = read_returned(store, identities, p) if p.suffix.lower() == ".xlsx" and identities else None
         if r is not None and r.key:
             name = r.key.split(":", 1)[1]
-            out.append(f"{rel} is not used: it is {name}'s file under another name; `sheetbridge collect {folder} "
-                       f"'{rel}'` files it if it is the newer one")
+            out.append((name, f"{rel} is not used: it is {name}'s file under another name; `sheetbridge collect "
+                              f"{folder} '{rel}'` files it if it is the newer one"))
         else:
-            out.append(f"{rel} is not used: it {r.why if r is not None else 'is not a workbook of this game'}")
+            out.append(("", f"{rel} is not used: it {r.why if r is not None else 'is not a workbook of this game'}"))
     return out

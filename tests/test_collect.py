@@ -52,6 +52,8 @@ def test_status_names_every_file_in_players_it_does_not_use(tmp_path):
     assert "players/Ann (1).xlsx is not used: it is Ann's file under another name" in out
     assert f"sheetbridge collect {game} 'players/Ann (1).xlsx'" in out
     assert "players/notes.txt is not used" in out
+    assert "another file of theirs is in players/" in status_line(game, "Ann")
+    assert "another file" not in status_line(game, "Bo")
     assert "my plan" not in out                       # what a file holds is never shown
 
 
