@@ -79,6 +79,10 @@ def test_public_and_player_standings_show_only_what_the_rules_make_public(game_i
     assert all(r.total is None and r.rank is None for r in public.rows)
     own = standings(m.game, middle, m.players, "Ann")
     assert all(v is None for r in own.rows if r.player != "Ann" for v in r.rounds)
+    host = standings(m.game, middle, m.players, HOST)
+    scored = len(host.rounds)
+    assert scored >= 2                                                   # (a pregame round scores nothing)
+    assert row(own, "Ann").rounds == rounds[:scored] == row(host, "Ann").rounds   # her own, as the host sees them
     assert row(own, "Ann").rank is None                                # no rank among totals one cannot see
     end = m.standings(None)                                            # the end reveals the totals
     assert row(end, "Ann").total == total and all(v is None for v in row(end, "Ann").rounds)
