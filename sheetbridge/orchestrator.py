@@ -815,6 +815,12 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
         if board is not None and board.error:   # told now, not at the deadline when resolve stops on it
             ld.warnings.append(f"the public board's file cannot be read ({board.error}); resolve will stop until "
                                f"`sheetbridge repair {_folder_hint(store)}` re-creates it from the master's record")
+        elsewhere: set[str] = set()   # players with another file of theirs in players/ (collect.py)
+        if getattr(store, "folder", None) is not None:
+            from .collect import unused_lines
+            unused = unused_lines(store, ld.identities, ld.locations)
+            ld.warnings += [line for _owner, line in unused]
+            elsewhere = {owner for owner, _line in unused if owner}
         for p in ld.match.players:
             st = books[player_key(p)]
             if st.foreign:   # on its own line, with the fix; nothing of the file was read
@@ -831,6 +837,8 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
                 if st.stray:   # where, never what: status reveals no value
                     note = "; ".join(x for x in (note, "typed outside the boxes (ignored): "
                                                   + listed([e.cell for e in st.stray], 60)) if x)
+                if p in elsewhere:
+                    note = "; ".join(x for x in (note, "another file of theirs is in players/ (see above)") if x)
                 if sub is None:
                     lines.append(StatusLine(p, "not submitted", False, note=note))
                 else:

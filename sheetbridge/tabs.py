@@ -67,11 +67,24 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
         L.tab_name("ledger"): ledger_tab(m),
     }
     tabs[DECISIONS_TAB] = decisions_tab(m)
+    tabs[STANDINGS_TAB] = standings_tab(m)
     for t in game.spec.tables:
         tabs[t.name] = L.table_tab(m.tables.get(t.name) or [[]])
     tabs[L.tab_name("log")] = L.table_tab(log_rows, max_widths={1: L.width("log_note")})
     tabs[L.tab_name("record")] = L.json_tab(record)
     return tabs
+
+
+STANDINGS_TAB = "Standings"
+
+
+def standings_tab(m: Match) -> TabData:
+    """The host's standings (core/standings.py): score per round and total, rank, tie-break state."""
+    st = m.standings()
+    table = st.table()
+    rows = table[1:] + ([[], ["ties", st.tie_rule]] if st.tie_rule else [])
+    when = "final" if st.final else "so far" if st.rounds else "no round scored yet"
+    return L.key_value_tab(f"Standings ({when}, in {st.unit})", rows, table[0])
 
 
 DECISIONS_TAB = "Decisions"

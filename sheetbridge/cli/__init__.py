@@ -27,7 +27,7 @@ COMMANDS = {
     "simulate": ("simulate", "command"), "status": ("status", "command"), "undo": ("undo", "command"),
     "watch": ("watch", "command"), "season": ("season", "group"), "export": ("export", "command"),
     "substitute": ("substitute", "command"), "share": ("share", "command"), "extend": ("extend", "command"),
-    "remind": ("remind", "command"),
+    "remind": ("remind", "command"), "standings": ("standings", "command"), "collect": ("collect", "command"),
 }
 
 UNREACHABLE = "cannot reach Google (no network?)"

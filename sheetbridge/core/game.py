@@ -100,6 +100,21 @@ class GameRules(ABC):
         """The round's board as a core.picture.Picture drawn from the visible `facts`; None: no board."""
         return None
 
+    # ---- standings (core/standings.py) ------------------------------------------
+    score_unit: str = ""     # what a player's score is counted in ("fireflies", "points")
+    tie_rule: str = ""       # how the rules break a tie for first (or last), with the ruling numbers
+    outcome_scores_are_totals = True   # Outcome.scores counts in score_unit (public at the end)
+
+    def round_scores(self, facts: Sequence[Any]) -> Sequence[Any]:
+        """Each player's score in one round (core.standings.RoundScore rows), read from the round's
+        `facts`, which already hold only what the viewer may know. Default: none (no standings)."""
+        return ()
+
+    def final_places(self, facts: Sequence[Any]) -> Sequence[Any]:
+        """The places the rules decided at the end (core.standings.Place rows), when a tie-break
+        other than the score settled them; default: none (ranked by the totals)."""
+        return ()
+
     def from_position(self, players: Sequence[str], options: Mapping[str, Any], tables: Tables,
                       position: Mapping[str, Any], rng: Rng) -> State:
         """A game's state at a given round and position (hands, points, grids...), validated:

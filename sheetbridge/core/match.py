@@ -27,7 +27,7 @@ from .parsing import shorten
 from .rng import Rng, derive_seed
 from .decisions import DecisionRequest, pending_text
 from . import seats
-from .facts import CORE_FACTS, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible
+from .facts import CORE_FACTS, HOST, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible
 from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
@@ -521,6 +521,15 @@ class Match:
 
     def outcome(self) -> Outcome | None:
         return self.game.outcome(self.state, dict(self.decisions)) if self.finished else None
+
+    def standings(self, viewer: str | None = HOST) -> Any:
+        """Each player's score per round and in total, rank and ties, as ``viewer`` may know them
+        (HOST: everything; None: the public; a player's name): core/standings.py."""
+        from .standings import standings
+        out = self.outcome()
+        return standings(self.game, self.rounds, self.players, viewer,
+                         final_scores=dict(out.scores) if out is not None else None,
+                         end_facts=out.facts if out is not None else ())
 
     # ------------------------------------------------------------ decisions
     def requests(self) -> list[DecisionRequest]:

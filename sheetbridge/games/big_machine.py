@@ -65,6 +65,7 @@ from ..core.game import GameRules
 from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, table_key, yes_no
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
+from ..core.standings import Place, RoundScore
 from ..core.types import (fresh, Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
                           RoundInput, RoundResult, Section, State, Submission, TableSpec, Tables)
@@ -1122,6 +1123,20 @@ class Turn:
 
 class BigMachine(GameRules):
     spec = SPEC
+
+    # ---- standings, read from the facts (core/standings.py) -----------------
+    score_unit = "machine points"
+    tie_rule = ("a shared highest score gives nobody the Token of Life (R57); a shared lowest goes to the "
+                "vote (R58)")
+
+    def round_scores(self, facts):
+        """A team's points if the game ended now (empty nodes faulty, R48), each round; the final score
+        at the end (R56). A level, not a gain: the total is the last one."""
+        now = [RoundScore(p, f.points_if_ended, f.points_if_ended)
+               for f in of_type(facts, MachineNow) for p in f.audience if p]
+        final = [RoundScore(p, f.total, f.total) for f in of_type(facts, MachineScored)
+                 for p in (f.player, f.guest) if p]
+        return now + final
 
     # ---- setup -----------------------------------------------------------
     def check_tables(self, tables: Tables) -> list[str]:

@@ -65,6 +65,7 @@ from ..core.parsing import (MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reaso
                             table_key, yes_no)
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
+from ..core.standings import Place, RoundScore
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
                           RoundInput, RoundResult, Section, State, Submission, TableSpec, Tables)
@@ -1775,6 +1776,29 @@ def _action_text(f: ActionStep, offboard_policy: str) -> str:
 
 class Bugcatcher(GameRules):
     spec = SPEC
+
+    # ---- standings, read from the facts (core/standings.py) -----------------
+    score_unit = "fireflies"
+    tie_rule = "more missions completed, then fewer collisions caused, then the Gamewide Tiebreak (R71)"
+
+    def round_scores(self, facts):
+        return ([RoundScore(f.player, f.change, f.total) for f in of_type(facts, FireflyTotal)]
+                + [RoundScore(f.player, None, f.fireflies) for f in of_type(facts, FinalCount)])
+
+    def final_places(self, facts):
+        """R68-R71: the final order, with the step that separated each tie."""
+        said: dict[str, str] = {}
+        for s in of_type(facts, TieBreakStep):
+            how = (f"ahead of {s.below} on {s.by} ({s.above_value} to {s.below_value})"
+                   if s.by in ("missions", "collisions") else
+                   f"ahead of {s.below} by the Gamewide Tiebreak" if s.by == "gamewide" else
+                   f"tied with {s.below}: waits for the Gamewide Tiebreak" if s.by == "pending" else
+                   f"tied with {s.below} (not needed to decide)")
+            said[s.above] = "; ".join(x for x in (said.get(s.above, ""), how) if x)
+            if s.by in ("missions", "collisions", "gamewide"):
+                said[s.below] = "; ".join(x for x in (said.get(s.below, ""), f"behind {s.above} on " + (
+                    f"{s.by} ({s.below_value} to {s.above_value})" if s.by != "gamewide" else "the Gamewide Tiebreak")) if x)
+        return [Place(f.player, f.place, said.get(f.player, "")) for f in of_type(facts, FinalCount)]
 
     # ---- setup ------------------------------------------------------------
     def setup(self, players, options, tables, rng: Rng) -> State:

@@ -66,6 +66,7 @@ from ..core.game import GameRules
 from ..core.parsing import clean, is_formula, parse_int, split_list, table_key
 from ..core.picture import Box, Dot, Label, Picture
 from ..core.rng import Rng
+from ..core.standings import Place, RoundScore
 from ..core.types import (Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry, Option,
                           Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput,
                           RoundResult, Section, State, Submission, TableSpec, Tables, from_json,
@@ -1091,6 +1092,14 @@ SECTIONS = ("spaces", "block", "flip", "defend", "mediator")
 
 class FlickeringLights(GameRules):
     spec = SPEC
+
+    # ---- standings, read from the facts (core/standings.py) -----------------
+    score_unit = "points"
+    tie_rule = "a tie for the highest or the lowest total is left to the host (`sheetbridge decide`)"
+
+    def round_scores(self, facts):
+        return ([RoundScore(f.player, f.points, f.total, round=f.round) for f in of_type(facts, PlayerPoints)]
+                + [RoundScore(f.player, None, f.total) for f in of_type(facts, FinalTotal)])
 
     # ---- setup and the opening of a round ---------------------------------
     def check_tables(self, tables: Tables) -> list[str]:

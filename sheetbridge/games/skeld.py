@@ -65,6 +65,7 @@ from ..core.game import GameRules
 from ..core.parsing import clean, int_reason, is_formula, match_choice, parse_int, yes_no
 from ..core.picture import Box, Label, Line, Picture
 from ..core.rng import Rng
+from ..core.standings import Place, RoundScore
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
                           RoundInput, RoundResult, Section, State, Submission, TableSpec)
@@ -1366,6 +1367,19 @@ def _no_parasite_winner(plants: Sequence[Mapping[str, Any]], seqs: Sequence[str]
 
 class Skeld(GameRules):
     spec = SPEC
+
+    # ---- standings, read from the facts (core/standings.py) -----------------
+    score_unit = "Sequence Value"
+    tie_rule = ("most pieces of the activated Sequence, then its Sequence Value; several at once: the best "
+                "Sequence Value, then the sum; then the Gamewide Tiebreak (R45-R48); no Sequence after the "
+                "last round: the total Sequence Value (R50)")
+
+    outcome_scores_are_totals = False   # the outcome's score is the deciding Sequence's value, not the total
+
+    def round_scores(self, facts):
+        """A component's number is what it adds to its holder's Sequence Value (R45, R50)."""
+        return ([RoundScore(f.player, f.number) for f in of_type(facts, ComponentGained)]
+                + [RoundScore(t.player, None, t.value) for f in of_type(facts, RoundLimitReached) for t in f.standings])
 
     # ---- setup -------------------------------------------------------------
     def check_tables(self, tables) -> list[str]:

@@ -43,6 +43,7 @@ from ..core.game import GameRules
 from ..core.parsing import YES_NO_HELP, clean, is_formula, parse_int, split_list, yes_no
 from ..core.picture import Box, Label, Picture
 from ..core.rng import Rng
+from ..core.standings import Place, RoundScore
 from ..core.types import (Award, Block, Cell, Field, FieldKind, Form, GameSpec, LedgerEntry,
                           Option, Outcome, Problem, ProblemKind, RawSubmission, Report,
                           RoundInput, RoundResult, Section, State, Submission)
@@ -495,6 +496,14 @@ def calculate(rooms: Mapping[str, Sequence[int]], options: Mapping[str, Any] | N
 
 class ThreeModularRooms(GameRules):
     spec = SPEC
+
+    # ---- standings, read from the facts (core/standings.py) -----------------
+    score_unit = "points"
+    tie_rule = ("players tied for the most points share the win; a tie for the fewest goes to the winners' "
+                "vote, then to garnets (A31)")
+
+    def round_scores(self, facts):
+        return [RoundScore(f.player, f.points) for f in of_type(facts, PointsGained)]
 
     def setup(self, players, options, tables, rng: Rng) -> State:
         opts = {**DEFAULTS, **options}
