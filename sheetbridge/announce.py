@@ -106,6 +106,13 @@ class _Retry(Exception):
         self.wait = wait
 
 
+def check_webhook_url(url: str) -> None:
+    """Refuse a webhook that is not a web address, before anything is printed or posted."""
+    if not url.startswith(("https://", "http://")):
+        raise UsageError(f"--webhook {url!r} is not a web address; copy the webhook URL from the Discord "
+                         "channel's settings (Integrations > Webhooks)")
+
+
 def post_webhook(url: str, messages: Sequence[str], attachments: Sequence[Attachment] = (), *,
                  session: requests.Session | None = None, attempts: int = 5,
                  sleep: Callable[[float], None] = time.sleep, timeout: float = 30.0) -> int:
@@ -114,9 +121,7 @@ def post_webhook(url: str, messages: Sequence[str], attachments: Sequence[Attach
     Retries 429 (waiting Discord's ``retry_after``) and 5xx with backoff and jitter;
     anything else is one clear error naming the status.
     """
-    if not url.startswith(("https://", "http://")):
-        raise UsageError(f"--webhook {url!r} is not a web address; copy the webhook URL from the Discord "
-                         "channel's settings (Integrations > Webhooks)")
+    check_webhook_url(url)
     http = session or requests.Session()
     posted = 0
     for i, msg in enumerate(messages):

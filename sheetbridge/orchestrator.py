@@ -44,6 +44,8 @@ class PlayerInfo:
 
 def parse_players(text: str, default_garnets: int = 0) -> list[PlayerInfo]:
     """'Ann, Bo <bo@x.org>, Cy:cy@x.org' -> players with optional emails."""
+    if default_garnets < 0:
+        raise UsageError(f"--garnets {default_garnets}: opening garnets cannot be negative; give 0 or more")
     out = []
     for part in [p.strip() for p in re.split(r"[,;\n]", text) if p.strip()]:
         m = re.fullmatch(r"(.+?)\s*<\s*([^>]+)\s*>", part) or re.fullmatch(r"([^:]+?)\s*:\s*(\S+@\S+)", part)
@@ -786,7 +788,8 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
             if st.foreign:   # on its own line, with the fix; nothing of the file was read
                 lines.append(StatusLine(p, f"{st.error}: {ID.fix(st.key, st.location, _folder_hint(store))}", False))
             elif st.error:
-                lines.append(StatusLine(p, f"cannot read the file: {st.error}", False))
+                lines.append(StatusLine(p, f"cannot read the file: {st.error}; `sheetbridge repair "
+                                           f"{_folder_hint(store)} --player {p}` re-creates it", False))
             elif st.stale:
                 lines.append(StatusLine(p, "file shows another round: run resolve to finish publishing", False))
             else:

@@ -16,6 +16,9 @@ from . import open_store
 def command(folder, round_no, with_private, webhook) -> None:
     """Print the round's public announcement as Discord-ready Markdown (split under 2,000 characters)."""
     from ..orchestrator import announcement, game_folder
+    if webhook:   # a mistyped address is refused before the post is printed
+        from ..announce import check_webhook_url
+        check_webhook_url(webhook)
     store = open_store(folder)
     ann = announcement(store, round_no)
     for i, msg in enumerate(ann.public, 1):

@@ -38,6 +38,23 @@ def _season_players(season, players, garnets):
     return [PlayerInfo(p.name, emails.get(p.name, p.email), p.garnets) for p in chosen]
 
 
+def _drop_lock_only_folder(out: Path, made_folder: bool) -> None:
+    """After a failed `new`: a folder holding nothing but the game lock's files is no game; remove
+    them (and the folder, if this run made it). Anything else (a resumable Google creation's
+    journal, files of an older game) stays."""
+    from ..sheets.xlsx import LOCK_FILE
+    ours = {LOCK_FILE, LOCK_FILE + ".json"}
+    try:
+        if not out.is_dir() or any(p.name not in ours for p in out.iterdir()):
+            return
+        for name in ours:
+            (out / name).unlink(missing_ok=True)
+        if made_folder:
+            out.rmdir()
+    except OSError:
+        pass
+
+
 @click.command("new")
 @click.argument("game_id", metavar="GAME")
 @click.option("--players", default=None, help='Names, comma-separated; with --google as "Ann <ann@x.org>, ...". '
@@ -80,8 +97,13 @@ def command(game_id, players, out, seed, garnets, options, google, force, season
         store = new_google_store(out, progress=notice)
     else:
         store = XlsxStore(out)
-    res = new_game(game_id, plist, store, seed=seed, options=parse_option_pairs(options), folder=out,
-                   progress=lambda s: click.echo("  " + s))
+    made_folder = not out.exists()
+    try:
+        res = new_game(game_id, plist, store, seed=seed, options=parse_option_pairs(options), folder=out,
+                       progress=lambda s: click.echo("  " + s))
+    except BaseException:
+        _drop_lock_only_folder(out, made_folder)
+        raise
     click.echo(f"Created {res.match.game.spec.name} for {len(plist)} players in {out} "
                f"(seed {res.seed}: `--seed {res.seed}` replays it exactly).")
     if google:

@@ -566,8 +566,9 @@ def check_players(game: GameRules, players: Sequence[str]) -> list[str]:
     if len(set(n.casefold() for n in names)) != len(names):
         raise UsageError("player names must be different (ignoring case): " + ", ".join(names))
     if not spec.min_players <= len(names) <= spec.max_players:
-        raise UsageError(f"{spec.name} takes {spec.min_players} to {spec.max_players} players; "
-                         f"{len(names)} given")
+        wanted = (str(spec.min_players) if spec.min_players == spec.max_players
+                  else f"{spec.min_players} to {spec.max_players}")
+        raise UsageError(f"{spec.name} takes {wanted} players; {len(names)} given")
     for n in names:
         if any(ch in n for ch in "/\\:*?\"<>|[]") or n.startswith("="):
             raise UsageError(f"player name {n!r} has a character that cannot be part of a file or tab name")

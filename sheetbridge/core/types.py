@@ -292,9 +292,21 @@ class Problem:
 
     @property
     def message(self) -> str:
+        return f"{self.player}: {self.text}"
+
+    def text_for(self, viewer: str) -> str:
+        """The problem as `viewer` reads it in their own report: their own without their name.
+
+        >>> Problem(ProblemKind.MISSING, "Bo", "card", "", "one of 1, 2").text_for("Bo")
+        'card is blank; allowed: one of 1, 2'
+        """
+        return self.text if viewer == self.player else self.message
+
+    @property
+    def text(self) -> str:
+        """The problem without the player's name."""
         name = self.label or self.field
-        what = f"{name} = '{shorten(self.value)}'" if self.value != "" else f"{name} is blank"
-        text = f"{self.player}: {what}"
+        text = f"{name} = '{shorten(self.value)}'" if self.value != "" else f"{name} is blank"
         if self.reason:
             text += f" ({self.reason})"
         text += f"; allowed: {self.allowed}"

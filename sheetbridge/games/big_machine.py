@@ -1744,7 +1744,7 @@ class BigMachine(GameRules):
         if mine is None:
             return Report("Meadow selection", (Block("Meadow selection", ()),))
         lines = [f"Your starting meadow: {mine.meadow}."]
-        lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == viewer]
+        lines += [f"Problem: {f.problem.text_for(viewer)}" for f in of_type(facts, SubmissionProblem) if f.participant == viewer]
         lines += [f"No valid meadow was chosen: the {f.meadow} Meadow was picked at random for you."
                   for f in of_type(facts, StartingMeadowDrawn) if f.participant == viewer]
         lines += _trade_lines(facts, viewer, "host")
@@ -2154,7 +2154,7 @@ def _personal_lines(facts: Sequence[Any], who: str) -> tuple[str, ...]:
     lines += _trade_lines(facts, who, "host")
     if not mv.submitted:
         lines.append("You did not submit: you stayed, bid 0 and powered up 0.")
-    lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == who]
+    lines += [f"Problem: {f.problem.text_for(who)}" for f in of_type(facts, SubmissionProblem) if f.participant == who]
     for j in of_type(facts, NodeJump):
         if j.participant != who:
             continue

@@ -2002,7 +2002,7 @@ class Bugcatcher(GameRules):
                 problems.append(Problem(ProblemKind.MISSING, player, name, "", f"{LIST_LENGTH} entries",
                                         "no usable entry", "a random free coordinate after all passes"))
             elif filled < LIST_LENGTH and not any(p.field.startswith(name.split()[0]) for p in problems):
-                problems.append(Problem(ProblemKind.MISSING, player, name, f"{filled} entries",
+                problems.append(Problem(ProblemKind.MISSING, player, name, f"{filled} {'entry' if filled == 1 else 'entries'}",
                                         f"{LIST_LENGTH} entries", "short list",
                                         "you sit out the passes of the blank entries; if still without a "
                                         "coordinate, a random free one"))
@@ -2719,7 +2719,7 @@ class Bugcatcher(GameRules):
             if isinstance(f, NoSubmission) and f.player == viewer:
                 lines.append("You submitted no priority lists: you were given random free coordinates.")
             elif isinstance(f, IntakeProblem) and f.player == viewer:
-                lines.append(f"Note: {f.problem.message}")
+                lines.append(f"Note: {f.problem.text_for(viewer)}")
         return Report("Pregame", (Block("Your starting nodes", tuple(lines)),))
 
     def _render_private(self, facts: Sequence[Any], viewer: str, r: int, opts: Mapping[str, Any]) -> Report:
@@ -2770,7 +2770,7 @@ class Bugcatcher(GameRules):
                     f"your last actions were repeated ({' '.join(f.repeated)}); no new missions."
                     if f.repeated else "no actions and no new missions; your nodes stay where they are."))
             elif isinstance(f, IntakeProblem):
-                notes.append(f.problem.message)
+                notes.append(f.problem.text_for(viewer))
             elif isinstance(f, MissionAccepted) and not f.ok:
                 notes.append(f"mission {f.mission}: {f.reason}; ignored")
         if notes:

@@ -1780,7 +1780,7 @@ class FlickeringLights(GameRules):
             lines.append(f"You were {a.team}, {a.role} this round.")
         if one(NoSpacesSubmitted) is not None:
             lines.append("You submitted nothing: no spaces and no abilities (the rules' default).")
-        lines += ["Problem: " + f.problem.message for f in now if isinstance(f, SpacesProblem)]
+        lines += ["Problem: " + f.problem.text_for(p) for f in now if isinstance(f, SpacesProblem)]
         got, applied = one(FogReceived), one(SpacesApplied)
         if got is not None:
             lines.append("Received: " + (", ".join(got.squares) if got.squares else "no squares")
@@ -1843,7 +1843,7 @@ class FlickeringLights(GameRules):
             applied = next((f for f in mine if isinstance(f, SpacesApplied) and f.round == fog), None)
             if applied is not None and applied.submitted:
                 lines.append("Your round 4 submission as applied: " + _applied_text(applied) + ".")
-            lines += ["Round 4 problem: " + f.problem.message for f in mine
+            lines += ["Round 4 problem: " + f.problem.text_for(p) for f in mine
                       if isinstance(f, SpacesProblem) and f.round == fog]
             reps = applied.replacements if applied is not None else ()
             lines += [f"Round 4 {r.field}: {r.typed} was not {r.needed}; "

@@ -2638,7 +2638,7 @@ def _note(f: Any, viewer: str, pregame: bool) -> str:
         return ("No pregame submission: start cells were assigned." if pregame else
                 "No submission: your crewmates stayed put and did nothing.")
     if isinstance(f, SubmissionProblem) and f.player == viewer:
-        return f.problem.message
+        return f.problem.text_for(viewer)
     if isinstance(f, CrewStartAssigned) and f.player == viewer:
         return f"{f.crewmate} starts in {f.room} (assigned)."
     if isinstance(f, EnergyCapRaise) and f.player == viewer:

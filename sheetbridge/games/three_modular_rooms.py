@@ -819,7 +819,7 @@ class ThreeModularRooms(GameRules):
                 if f.submitted and f.random_room:
                     lines.append(f"Your room was chosen at random: {f.room}. You cannot score this round.")
             elif isinstance(f, SubmissionProblem) and f.player == viewer:
-                lines.append(f"Problem: {f.problem.message}")
+                lines.append(f"Problem: {f.problem.text_for(viewer)}")
             elif isinstance(f, Purchase) and f.player == viewer:
                 lines.append(_purchase_text(f))
             elif isinstance(f, PurchasesRefused) and f.player == viewer:
