@@ -25,7 +25,8 @@ from .intake import SUBMISSION_FIELD, SUBMISSION_LABEL, Prepared, plain, prepare
 from .ledger import Ledger, LedgerRow
 from .parsing import shorten
 from .rng import Rng, derive_seed
-from .decisions import DecisionRequest, pending_text
+from .decisions import DecisionRequest
+from .outcome_text import outcome_lines
 from .facts import CORE_FACTS, EntriesIgnored, EntriesRead, RenderContext, visible
 from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
@@ -479,10 +480,7 @@ class Match:
         True
         """
         known = {r.key: r for r in self.requests()}
-        if key not in known:
-            raise UsageError(f"no decision {key!r} is asked for in {self.name}; "
-                             + (f"asked: {', '.join(known)}" if known else "none is asked for now"))
-        req = known[key]
+        req = known[self.decision_key(key)]
         try:
             val = req.read(value)
         except ValueError as e:
@@ -499,17 +497,33 @@ class Match:
             self.resolve(old.raw, tables=old.tables, stray=old.stray)
         return req
 
+    def decision_key(self, typed: str) -> str:
+        """The decision `typed` names: its key, or the start of exactly one pending key
+        ("gamewide" for "gamewide:Ann,Bo,Cy"); an ambiguous start lists the keys it could be.
+
+        >>> m = play_random("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=1)
+        >>> all(m.decision_key(r.key[:3]) == r.key for r in m.pending()[:1])
+        True
+        """
+        known = [r.key for r in self.requests()]
+        if typed in known:
+            return typed
+        start = typed.strip().casefold()
+        for keys in ([r.key for r in self.pending()], known):   # a pending key first, then one entered
+            fits = [k for k in keys if start and k.casefold().startswith(start)]
+            if len(fits) == 1:
+                return fits[0]
+            if fits:
+                raise UsageError(f"decision {typed!r} could be {', '.join(fits)}; type more of the key")
+        raise UsageError(f"no decision {typed!r} is asked for in {self.name}; "
+                         + (f"asked: {', '.join(known)}" if known else "none is asked for now"))
+
     def _outcome_blocks(self) -> tuple[Block, ...]:
         out = self.outcome()
         if out is None:
             return ()
-        lines = [f"Winner(s): {', '.join(out.winners) or ('pending' if out.requests else 'none')}",
-                 f"Loser(s): {', '.join(out.losers) or 'none'}",
-                 f"Elimination Candidate: {out.elimination_candidate or 'pending'}"]
-        lines += list(out.reasons)
-        lines += [f"{a.player}: {a.count} {a.kind} ({a.reason})" for a in out.awards]
-        lines += [f"Pending: {p}" for p in out.pending]
-        lines += [pending_text(r) for r in out.requests if r.key not in self.decisions]
+        # public: what the host still has to enter goes to the host log and `decide`, not here
+        lines = outcome_lines(out, [r for r in out.requests if r.key not in self.decisions])
         standings = tuple(f"{p}: {s}" for p, s in out.standings)
         return (Block("Final result", tuple(lines)), Block("Final standings", standings))
 

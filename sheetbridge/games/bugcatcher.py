@@ -61,6 +61,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.outcome_text import plural
 from ..core.parsing import (MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int,
                             table_key, yes_no)
 from ..core.picture import Box, Dot, Label, Line, Picture
@@ -2863,17 +2864,17 @@ class Bugcatcher(GameRules):
         def score(p: str) -> str:
             text = f"{ff[p]} fireflies"
             if f["shown"][p]["missions"]:
-                text += f", {mc[p]} mission(s) completed"
+                text += f", {plural(mc[p], 'mission')} completed"
             if f["shown"][p]["collisions"]:
-                text += f", {co[p]} collision(s) caused"
+                text += f", {plural(co[p], 'collision')} caused"
             return text
 
         winner, ec = f["winner"], f["ec"]
         reasons: list[str] = []
         pending: list[str] = []
         if f["manual_pending"]:
-            reasons.append(f"Provisional: the host has not entered who completed {len(f['manual_pending'])} manual "
-                           "mission(s); until then they count as not completed, nobody is named winner or "
+            reasons.append(f"Provisional: the host has not entered who completed "
+                           f"{plural(len(f['manual_pending']), 'manual mission')}; until then they count as not completed, nobody is named winner or "
                            "Elimination Candidate, and no end-of-game garnets are paid.")
             for x in state["pending_manual"]:
                 pending.append(f"for the host: who completed mission {x['mission']} ({x['name']}) in round "

@@ -62,6 +62,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.outcome_text import plural
 from ..core.parsing import clean, int_reason, is_formula, match_choice, parse_int, yes_no
 from ..core.picture import Box, Label, Line, Picture
 from ..core.rng import Rng
@@ -2227,7 +2228,7 @@ class Skeld(GameRules):
         for s, nm in SEQUENCES.items():
             if pieces(comps, s):
                 lines.append(f"  {nm}: {pieces(comps, s)} pieces, Sequence Value {sequence_value(comps, s)}")
-        lines.append("Energy cap " + ", ".join(f"{c['name']} {c['cap']} ({2 - c['raises']} raise(s) left)"
+        lines.append("Energy cap " + ", ".join(f"{c['name']} {c['cap']} ({plural(2 - c['raises'], 'raise')} left)"
                                                for c in crew) + "; a raise costs 3 garnets")
         lines.append(f"Disable {'used' if state['disable_used'][player] else 'available (once per game)'}; "
                      f"parasite {'claimed' if state['claimed'][player] else 'not claimed'}; "
