@@ -882,13 +882,14 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
             p: [e.message for e in books[player_key(p)].stray] for p in m.players if books[player_key(p)].stray}
         warnings += [f"{p}: {line}" for p, lines in stray.items() for line in lines]
         submitted = [p for p in m.players if m.parse(p, raws[p]) is not None]
-        if not submitted and not allow_empty:
+        if not submitted and not allow_empty and (not dry_run or _plan(ld, books)):
             return finish(f"nobody has submitted for round {m.round} yet; nothing was resolved", " (add --allow-empty "
                           "to resolve it with every player's default)")
         rec = m.resolve(raws, tables=m.tables, stray=stray)
-        if dry_run:
-            return ResolveResult("dry-run", f"round {rec.round} would be resolved; nothing was written", rec, m,
-                                 warnings=warnings)
+        if dry_run:   # the same answer for `resolve --dry-run` and the menu's Preview
+            said = (f"round {rec.round} would be resolved" if submitted else f"nobody has submitted for round "
+                    f"{rec.round} yet: with every player's default it would be resolved as shown")
+            return ResolveResult("dry-run", said + "; nothing was written", rec, m, warnings=warnings)
         ld.saved.pop(str(rec.round), None)   # entries kept by an undo for this round were used
         ld.locked = None                      # the next round's forms open unlocked
         if request_id:
