@@ -55,7 +55,7 @@ import math
 import operator
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
@@ -1020,13 +1020,14 @@ def _round_copy(state: State) -> State:
 # ------------------------------------------------------------- pregame (A26-A30)
 
 def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, int], universe: Sequence[str],
-                 rng: Rng, mode: str, what: str, records: list[dict[str, Any]] | None = None
-                 ) -> tuple[dict[str, str], dict[str, str], set[str], list[str]]:
+                 rng: Rng, mode: str, what: str, records: list[dict[str, Any]] | None = None,
+                 label: Callable[[str], str] = str) -> tuple[dict[str, str], dict[str, str], set[str], list[str]]:
     """Pass-by-pass assignment of one node type (R22-R25, A27, A30).
 
     Returns (player -> key, player -> how it was got, players who were in a tie, log lines).
     `records`, when given, receives one dict per coordinate given out: pass, key, claimants
-    [(player, choice, bid)], winner, decided_by ("alone", "bid", "draw", "fallback"), drawn_among."""
+    [(player, choice, bid)], winner, decided_by ("alone", "bid", "draw", "fallback"), drawn_among.
+    `label` names a key in the log as players type it ("C3", "C1 bottom right")."""
     players = sorted(lists)
     taken: dict[str, str] = {}
     got: dict[str, str] = {}
@@ -1067,11 +1068,11 @@ def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, i
                 tops = sorted(c for c in names if bids.get(c, 0) == top)
                 if len(tops) == 1:
                     winner, by = tops[0], "bid"
-                    log.append(f"{what} pass {k + 1}: {key} wanted by {', '.join(sorted(names))}; "
+                    log.append(f"{what} pass {k + 1}: {label(key)} wanted by {', '.join(sorted(names))}; "
                                f"{winner} bid most ({top})")
                 else:
                     winner, by, drawn = rng.choice(tops), "draw", tops
-                    log.append(f"{what} pass {k + 1}: {key} wanted by {', '.join(sorted(names))}; "
+                    log.append(f"{what} pass {k + 1}: {label(key)} wanted by {', '.join(sorted(names))}; "
                                f"bids tied at {top} among {', '.join(tops)}; seeded draw: {winner}")
             taken[key] = winner
             got[winner] = key
@@ -1086,7 +1087,7 @@ def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, i
             taken[key] = p
             got[p] = key
             how[p] = "a random free coordinate (no entry of your list could be given)"
-            log.append(f"{what}: {p} got no listed coordinate; seeded draw among free ones: {key} (A27)")
+            log.append(f"{what}: {p} got no listed coordinate; seeded draw among free ones: {label(key)} (A27)")
             records.append({"pass": 0, "key": key, "claimants": [], "winner": p, "decided_by": "fallback",
                             "drawn_among": [], "free": len(free)})
     return got, how, contested, log
@@ -2247,16 +2248,17 @@ class Bugcatcher(GameRules):
             raise ConfigError("more players than usable cells; block fewer cells (option blocked_cells)")
         rec_c: list[dict[str, Any]] = []
         rec_b: list[dict[str, Any]] = []
-        got_c, how_c, con_c, log_c = assign_nodes({p: list(vals[p]["central"]) for p in players}, bids_c, cells,
-                                                  rng.fork("pregame", "central"), opts["pregame_mode"], "central",
-                                                  rec_c)
-        got_b, how_b, con_b, log_b = assign_nodes({p: list(vals[p]["border"]) for p in players}, bids_b, points,
-                                                  rng.fork("pregame", "border"), opts["pregame_mode"], "border",
-                                                  rec_b)
-        host_log += log_c + log_b
 
         def label_of(key: str) -> str:
             return fine_label([int(v) for v in key.split(",")], cols, rows)
+
+        got_c, how_c, con_c, log_c = assign_nodes({p: list(vals[p]["central"]) for p in players}, bids_c, cells,
+                                                  rng.fork("pregame", "central"), opts["pregame_mode"], "central",
+                                                  rec_c, label_of)
+        got_b, how_b, con_b, log_b = assign_nodes({p: list(vals[p]["border"]) for p in players}, bids_b, points,
+                                                  rng.fork("pregame", "border"), opts["pregame_mode"], "border",
+                                                  rec_b, label_of)
+        host_log += log_c + log_b
 
         for what, records in (("central", rec_c), ("border", rec_b)):
             for rec in records:
