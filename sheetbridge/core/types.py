@@ -40,10 +40,12 @@ class Field:
     required: bool = True
     help: str = ""
 
-    def allowed(self) -> str:
-        """Human text for what this field allows, used in every error message."""
+    def allowed(self, every: bool = False) -> str:
+        """Human text for what this field allows, used in every error message (a long list of
+        choices cut after 20; `every`: all of them, for the form's help)."""
         if self.kind is FieldKind.CHOICE:
-            shown = ", ".join(self.choices[:20]) + (", ..." if len(self.choices) > 20 else "")
+            cut = not every and len(self.choices) > 20
+            shown = ", ".join(self.choices[:20] if cut else self.choices) + (", ..." if cut else "")
             return f"one of {shown}" if self.choices else "nothing this round"
         if self.kind is FieldKind.YESNO:
             return YES_NO_HELP
