@@ -1787,14 +1787,12 @@ class FlickeringLights(GameRules):
                          + ". What became of them is disclosed at the end of the game.")
         elif applied is not None and applied.submitted:
             lines.append("Your spaces as read: " + _applied_text(applied) + ".")
-        blocks = [Block("Your submission", tuple(lines))]
+        # one heading per round in the Results tab, where every round's blocks stand one under another
+        blocks = [Block(f"Round {rd}: {var.title}", tuple(lines + self._score_lines(facts, p, rd, var)))]
         known = one(FogTiles)
         if known is not None:
             centre = next((f for f in facts if isinstance(f, FogCentre) and f.round == rd), None)
             blocks.append(tiles_block("Your Fog of War tiles (round 4)", known, centre, row_one))
-        score = self._score_lines(facts, p, rd, var)
-        if score:
-            blocks.append(Block("Your score", tuple(score)))
         if rd == ROUNDS:
             blocks.append(Block("End of the game", tuple(self._end_lines(facts, p))))
         return blocks
