@@ -447,6 +447,11 @@ class Match:
             if rec.public is None:
                 continue
             blocks.extend(rec.public.blocks)
+        # a round's post may show what the board shows now (the next round's mission board): once
+        shown: dict[tuple, Block] = {}
+        for b in blocks:
+            shown.setdefault((b.title, b.lines, b.grid, b.legend), b)
+        blocks = list(shown.values())
         if self.finished:
             blocks = list(self._outcome_blocks()) + blocks
         return Report(title=f"{self.game.spec.name}: public board", blocks=tuple(blocks))

@@ -1587,7 +1587,9 @@ def _grid_from_facts(facts: Sequence[Any], step_order: bool) -> tuple[tuple[tupl
     ends = [{"at": fine_of(m.node, m.at), "colour": m.colour or None} for m in marks if m.phase == "end"]
     blocked = [cell_fine(*parse_cell(label, board.columns, board.rows)) for label in board.blocked]
     grid = draw_board(board.columns, board.rows, segs, starts, ends, step_order, blocked)
-    return grid, LEGEND + (LEGEND_BLOCKED if blocked else ())
+    drawn = {s["colour"] for s in segs}   # the legend names only the paths drawn
+    legend = tuple(x for x in LEGEND if not x[0].endswith(" path") or x[0].split()[0] in drawn)
+    return grid, legend + (LEGEND_BLOCKED if blocked else ())
 
 
 # ------------------------------------------------------------- the picture (PNG, drawn by sheetbridge.pictures)
@@ -1664,11 +1666,14 @@ def board_picture(facts: Sequence[Any], title: str, viewer: str | None = None) -
             (x0, y0), (x1, y1) = _px(fine_of(f.node, f.frm)), _px(fine_of(f.node, f.to))
             shapes.append(Box((x0 + x1) / 2 - 8, (y0 + y1) / 2 - 8, 16, 16, fill="FFFFFF", outline="404040"))
             shapes.append(Label((x0 + x1) / 2, (y0 + y1) / 2, str(f.step), size=11, anchor="mm"))
-    legend = [("blue path", FILL[BLUE], None), ("black path", FILL[BLACK], None), ("cell (gray square)", GRAY, None)]
+    drawn = {f.colour for f in paths}   # the legend names only what the picture draws
+    phases = {m.phase for m in of_type(facts, NodeMarker)}
+    legend = [(f"{c} path", FILL[c], None) for c in (BLUE, BLACK) if c in drawn] + [("cell (gray square)", GRAY, None)]
     if blocked:
         legend.append(("blocked cell", BLOCKED, None))
-    legend += [("a node where the round starts", "FFFFFF", PIC_START_RING),
-               ("a node where the round ends", PIC_END, PIC_END)]
+    legend += [(text, fill, ring) for phase, text, fill, ring in (
+        ("start", "a node where the round starts", "FFFFFF", PIC_START_RING),
+        ("end", "a node where the round ends", PIC_END, PIC_END)) if phase in phases]
     if viewer is not None:
         legend += [("your nodes", PIC_MINE, None)] + ([("your path that failed", PIC_FAILED, None)] if failed else [])
     y = PIC_TOP + rows * S + 18
@@ -2298,7 +2303,7 @@ class Bugcatcher(GameRules):
                 facts.append(PriorityBid(p, "border", wanted_b[p], bids_b[p], pb, audience=(p,)))
         self._refresh_missions(st, ri.tables, 0, host_log)
         st["round"] = 1
-        st["board"] = {"round": 0, "segments": [],
+        st["board"] = {"round": 0, "segments": [], "in_post": True,   # the pregame's post shows it
                        "starts": [{"at": st["nodes"][p][n], "colour": BLUE if n == "B" else BLACK}
                                   for p in sorted(players) for n in "BC"], "ends": []}
         # The public board: every starting node, unlabelled, in its Round 1 colour (R26, R11), in
@@ -2844,7 +2849,7 @@ class Bugcatcher(GameRules):
             blocks.append(Block("Missions completed so far", tuple(
                 f"{m['id']} ({m['name']}): completed in round {m['completed_round']}" for m in done)))
         b = state.get("board")
-        if b and not state["finished"]:
+        if b and not state["finished"] and not b.get("in_post"):   # (the pregame's board: shown once, in its post)
             nodes = [{"at": s["at"], "colour": s.get("colour") if r == 1 else None} for s in
                      (b["starts"] if b["round"] == 0 else b["ends"])]
             if b["round"] != 0 and opts["public_node_colors"]:
