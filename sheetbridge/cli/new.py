@@ -39,17 +39,18 @@ def _season_players(season, players, garnets):
 
 
 def _drop_lock_only_folder(out: Path, made_folder: bool) -> None:
-    """After a failed `new`: a folder holding nothing but the game lock's files is no game; remove
-    them (and the folder, if this run made it). Anything else (a resumable Google creation's
-    journal, files of an older game) stays."""
+    """After a failed `new`: a folder holding no game keeps none of the game lock's files, and a
+    folder this run made goes if nothing else is in it. A game (or a resumable creation's
+    journal) keeps them all."""
+    from ..sheets.store import NEW_PROGRESS_FILE
     from ..sheets.xlsx import LOCK_FILE
-    ours = {LOCK_FILE, LOCK_FILE + ".json"}
     try:
-        if not out.is_dir() or any(p.name not in ours for p in out.iterdir()):
+        if not out.is_dir() or any((out / name).exists() for name in ("master.xlsx", "sheetbridge.json",
+                                                                       NEW_PROGRESS_FILE)):
             return
-        for name in ours:
+        for name in (LOCK_FILE, LOCK_FILE + ".json"):
             (out / name).unlink(missing_ok=True)
-        if made_folder:
+        if made_folder and not any(out.iterdir()):
             out.rmdir()
     except OSError:
         pass

@@ -485,7 +485,8 @@ class Match:
         True
         """
         known = {r.key: r for r in self.requests()}
-        req = known[self.decision_key(key)]
+        key = self.decision_key(key)
+        req = known[key]
         try:
             val = req.read(value)
         except ValueError as e:
@@ -528,7 +529,7 @@ class Match:
         if out is None:
             return ()
         # public: what the host still has to enter goes to the host log and `decide`, not here
-        lines = outcome_lines(out, [r for r in out.requests if r.key not in self.decisions])
+        lines = outcome_lines(out, self.pending())
         standings = tuple(f"{p}: {s}" for p, s in out.standings)
         return (Block("Final result", tuple(lines)), Block("Final standings", standings))
 

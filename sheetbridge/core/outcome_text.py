@@ -52,6 +52,8 @@ def waiting_for(requests: Sequence[DecisionRequest]) -> str:
     """What the players wait for, in their words (never a command or a decision key)."""
     if any(r.kind is DecisionKind.BALLOTS for r in requests):
         return "the winners' vote"
+    if any("winner" in r.who for r in requests):
+        return "the winner's choice"
     if any(r.kind is DecisionKind.RANKING or "tie" in r.question.casefold() for r in requests):
         return "the tiebreak"
     return "the host's decision"
