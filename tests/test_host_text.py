@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from sheetbridge import orchestrator as O
 from sheetbridge.cli import main
 from sheetbridge.core.errors import UsageError
-from sheetbridge.core.match import play_random
+from sheetbridge.core.match import Match, play_random
 from sheetbridge.core.picture import Label
 from sheetbridge.sheets.xlsx import XlsxStore
 
@@ -78,22 +78,29 @@ def test_final_post_has_correct_plurals_and_no_line_twice():
 
 # ------------------------------------------------------------ decide: the start of a key
 
+def bugcatcher_last_round(fireflies):
+    """Bugcatcher at round 7 of 7 with these fireflies, its last round resolved with no submissions."""
+    players = list(fireflies)
+    nodes = {p: {"border": [i, 0], "central": [i % 6, 4 - i // 6]} for i, p in enumerate(players)}
+    m = Match.from_position("bugcatcher", players, {"round": 7, "nodes": nodes, "fireflies": fireflies}, seed=1)
+    m.resolve({})
+    return m
+
+
 def test_decide_takes_the_start_of_a_unique_pending_key_and_lists_an_ambiguous_one():
-    m = play_random("flickering-lights", NINE[:7], seed=2)
-    (req,) = m.pending()
-    start = req.key.split(":")[0].split("-")[0]
-    assert start != req.key
-    assert m.decision_key(start) == req.key
-    m.decide(start, "Ann")
-    assert m.outcome().winners == ("Ann",) and not m.pending()
-    tmr = play_random("three-modular-rooms", NINE, seed=1)      # the winners' vote is pending
-    keys = [r.key for r in tmr.requests()]
+    m = bugcatcher_last_round({"Ann": 5, "Bo": 5, "Cy": 5})          # one Gamewide Tiebreak pending
+    assert [r.key for r in m.pending()] == ["gamewide:Ann,Bo,Cy"]
+    assert "The winner will be announced after the tiebreak." in final_lines(m)
+    m.decide("gamewide", "cy, bo, ann")
+    assert m.outcome().winners == ("Cy",) and m.decisions == {"gamewide:Ann,Bo,Cy": ["Cy", "Bo", "Ann"]}
+    two = bugcatcher_last_round({"Ann": 5, "Bo": 5, "Cy": 3, "Dee": 1, "Eli": 1})   # top and bottom tied
     with pytest.raises(UsageError) as e:
-        tmr.decision_key("zz")
-    assert "asked:" in str(e.value)
-    if len([k for k in keys if k.startswith("ec")]) > 1:
-        with pytest.raises(UsageError, match="could be"):
-            tmr.decision_key("ec")
+        two.decide("gamewide", "Ann, Bo")
+    assert "gamewide:Ann,Bo" in str(e.value) and "gamewide:Dee,Eli" in str(e.value)
+    two.decide("gamewide:Dee", "Eli, Dee")
+    assert [r.key for r in two.pending()] == ["gamewide:Ann,Bo"]
+    with pytest.raises(UsageError, match="asked: "):
+        two.decide("ec-vote", "Ann")
 
 
 # ------------------------------------------------------------ Bugcatcher on files
