@@ -985,7 +985,7 @@ def test_a_manual_item_stops_for_the_host_and_each_ruling_changes_the_round():
     assert not m.pending()
     (item,) = of_type(m.rounds[-1].facts, fl.ManualItemRuling)
     assert item == fl.ManualItemRuling(1, "storm", ("D4", "E4"), "blue", -5, 0)
-    assert "Item storm, as the host ruled: its squares end blue; Red -5 tile(s)." in m.rounds[-1].public.text()
+    assert "Item storm, as the host ruled: its squares end blue; Red -5 tiles." in m.rounds[-1].public.text()
     side = {f.colour: f for f in of_type(m.rounds[-1].facts, fl.SideScore)}
     assert (side["red"].tiles, side["red"].host_tiles, side["red"].total) == (11, -5, 6)
 
@@ -1170,7 +1170,7 @@ def test_white_penalty_hook_off_by_default_and_on_with_the_option():
     rec = m3.resolve({"Gus": white("D4", "")})
     assert points(m3)["Gus"] == 10 and m3.state["totals"]["Gus"] == 10
     assert of_type(rec.facts, fl.MediatorPenalty) == [fl.MediatorPenalty(1, "Gus", ("blue_space",), 3, audience=("Gus",))]
-    assert "No usable blue space from you: 3 point(s) off" in rec.private["Gus"].text()
+    assert "No usable blue space from you: 3 points off" in rec.private["Gus"].text()
     # Nothing submitted at all: both fields missing; never below 0 for the round (White scores 1 on the tie).
     m4 = new({1: DUO}, {1: (CSD, CSD)}, options={"white_missing_penalty": "3"})
     m4.resolve({})

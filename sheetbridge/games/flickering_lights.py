@@ -63,6 +63,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.outcome_text import plural, plural_noun
 from ..core.parsing import clean, is_formula, parse_int, split_list, table_key
 from ..core.picture import Box, Dot, Label, Picture
 from ..core.rng import Rng
@@ -2324,7 +2325,7 @@ def _applied_text(f: SpacesApplied) -> str:
 
 def _penalty_text(f: MediatorPenalty) -> str:
     names = " and ".join(m.replace("_space", " space") for m in f.missing)
-    return f"No usable {names} from you: {f.points} point(s) off, as the host's rules for this game say."
+    return f"No usable {names} from you: {plural(f.points, 'point')} off, as the host's rules for this game say."
 
 
 def _manual_item_text(f: ManualItemRuling) -> str:
@@ -2332,7 +2333,7 @@ def _manual_item_text(f: ManualItemRuling) -> str:
         return (f"Item {f.name} on {' '.join(f.squares)}: the host has not ruled on its effect yet; this grid and "
                 "the scores leave it out until then.")
     parts = ([f"its squares end {f.colour}"] if f.colour else []) + \
-        [f"{team} {n:+d} tile(s)" for team, n in (("Red", f.red_tiles), ("Blue", f.blue_tiles)) if n]
+        [f"{team} {n:+d} {plural_noun('tile', abs(n))}" for team, n in (("Red", f.red_tiles), ("Blue", f.blue_tiles)) if n]
     return f"Item {f.name}, as the host ruled: " + ("; ".join(parts) or "no effect") + "."
 
 
