@@ -226,3 +226,16 @@ def test_failed_new_leaves_no_folder_negative_garnets_and_player_count(tmp_path)
     (tmp_path / "mine" / "notes.txt").write_text("the host's own file")
     run("new", "skeld", "--players", "Ann", "--out", tmp_path / "mine", ok=False)
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["notes.txt"]   # theirs stays, no lock
+
+
+def test_every_round_of_a_results_tab_has_its_heading():
+    m = play_random("skeld", NINE[:4], seed=0)       # Skeld's private blocks are titled "1. Crewmates ..."
+    titles = [b.title for b in m.player_report("Bo").blocks]
+    rounds = [r.round for r in m.rounds if "Bo" in r.private]
+    for n in rounds:
+        assert any(re.match(rf"Round {n}\b", t) for t in titles), n
+    heading, seen = "", set()
+    for b in m.player_report("Bo").blocks:
+        heading = (re.match(r"Round \d+", b.title) or [heading])[0]
+        assert (heading, b.title, b.lines) not in seen, (heading, b.title)
+        seen.add((heading, b.title, b.lines))

@@ -434,6 +434,9 @@ class Match:
             rep = rec.private.get(player)
             if rep is None:
                 continue
+            if not any(b.title.startswith(f"Round {rec.round}") for b in rep.blocks):
+                # rounds stand one under another in the Results tab: each under its own heading
+                blocks.append(Block(f"Round {rec.round}", ()))
             blocks.extend(rep.blocks)
         if self.finished:
             blocks = list(self._outcome_blocks()) + blocks
