@@ -47,7 +47,8 @@ def markdown(report: Report, escape: bool = False) -> str:
     esc = _escape if escape else (lambda s: s.replace("@", "@\u200b"))
     out = [f"## {esc(report.title)}"]
     for block in report.blocks:
-        out.append(f"**{esc(block.title)}**")
+        if block.title != report.title:   # a block headed as its report is not headed twice
+            out.append(f"**{esc(block.title)}**")
         out.extend(esc(line) for line in block.lines)
         if block.grid:   # a monospace code block, every column one width (discord_text.py)
             out += ["```", *grid_lines(block.grid), "```"]

@@ -47,6 +47,8 @@ class PlayerInfo:
 
 def parse_players(text: str, default_garnets: int = 0) -> list[PlayerInfo]:
     """'Ann, Bo <bo@x.org>, Cy:cy@x.org' -> players with optional emails."""
+    if default_garnets < 0:
+        raise UsageError(f"--garnets {default_garnets}: opening garnets cannot be negative; give 0 or more")
     out = []
     for part in [p.strip() for p in re.split(r"[,;\n]", text) if p.strip()]:
         m = re.fullmatch(r"(.+?)\s*<\s*([^>]+)\s*>", part) or re.fullmatch(r"([^:]+?)\s*:\s*(\S+@\S+)", part)
@@ -826,7 +828,8 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
             if st.foreign:   # on its own line, with the fix; nothing of the file was read
                 lines.append(StatusLine(p, f"{st.error}: {ID.fix(st.key, st.location, _folder_hint(store))}", False))
             elif st.error:
-                lines.append(StatusLine(p, f"cannot read the file: {st.error}", False))
+                lines.append(StatusLine(p, f"cannot read the file: {st.error}; `sheetbridge repair "
+                                           f"{_folder_hint(store)} --player {p}` re-creates it", False))
             elif st.stale:
                 lines.append(StatusLine(p, "file shows another round: run resolve to finish publishing", False))
             else:
@@ -925,13 +928,14 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
             p: [e.message for e in books[player_key(p)].stray] for p in m.players if books[player_key(p)].stray}
         warnings += [f"{p}: {line}" for p, lines in stray.items() for line in lines]
         submitted = [p for p in m.players if m.parse(p, raws[p]) is not None]
-        if not submitted and not allow_empty:
+        if not submitted and not allow_empty and (not dry_run or _plan(ld, books)):
             return finish(f"nobody has submitted for round {m.round} yet; nothing was resolved", " (add --allow-empty "
                           "to resolve it with every player's default)")
         rec = m.resolve(raws, tables=m.tables, stray=stray, late=late)
-        if dry_run:
-            return ResolveResult("dry-run", f"round {rec.round} would be resolved; nothing was written", rec, m,
-                                 warnings=warnings)
+        if dry_run:   # the same answer for `resolve --dry-run` and the menu's Preview
+            said = (f"round {rec.round} would be resolved" if submitted else f"nobody has submitted for round "
+                    f"{rec.round} yet: with every player's default it would be resolved as shown")
+            return ResolveResult("dry-run", said + "; nothing was written", rec, m, warnings=warnings)
         ld.saved.pop(str(rec.round), None)   # entries kept by an undo for this round were used
         if typed_late is not None:
             remember_lock(ld, typed_late)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .core import integrity
-from .core.decisions import ballots_text
+from .core.decisions import ballots_text, pending_text
 from .core.match import Match
 from .sheets import layout as L
 from .sheets.model import CellData, TabData, TabImage
@@ -49,7 +49,9 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     for w in warnings:
         log_rows.append(["", w])
     outcome = m.outcome()
-    for line in (outcome.host_log if outcome is not None else ()):   # the end of the game, newest first
+    end_lines = (*outcome.host_log, *(f"Pending: {p}" for p in outcome.pending),
+                 *(pending_text(r) for r in outcome.requests if r.key not in m.decisions)) if outcome is not None else ()
+    for line in end_lines:   # the end of the game, newest first
         log_rows.append(["end", line])
     for rec in reversed(m.rounds):
         for line in rec.problems() + rec.host_log:

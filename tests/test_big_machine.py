@@ -204,7 +204,7 @@ def test_bid_plus_power_above_cogs_means_bid_0_and_power_0():
                      "Cy": turn("Red", 0, 0, "L1"), "Dee": turn("Green", 0, 0, "R1")})
     t = text(rec.private["Ann"])
     # the message names the player, the field, the value, what is allowed and the default
-    assert "Ann: Bid + power-up = '10 + 5'" in t and "at most 12 in total" in t
+    assert "Problem: Bid + power-up = '10 + 5'" in t and "at most 12 in total" in t
     assert "applied: bid 0 and power-up 0" in t
     # alone in White with bid 0 she still wins: White 1 + 0 = 1, nothing paid
     assert parts(m, "Team 1")["L1"] == {"color": "White", "power": 1}
@@ -311,7 +311,7 @@ def test_jump_without_5_garnets_is_void_and_not_charged():
     m = _round_two(garnets={"Ann": 3, "Bo": 0, "Cy": 0, "Dee": 0})
     rec = m.resolve({"Ann": turn("White", 0, 0, "R5", jump="yes")})
     t = text(rec.private["Ann"])
-    assert "Ann: Jump (5 garnets) = 'yes'" in t and "at least 5 garnets" in t and "you have 3" in t
+    assert "Problem: Jump (5 garnets) = 'yes'" in t and "at least 5 garnets" in t and "you have 3" in t
     assert not [r for r in rec.ledger if r.player == "Ann"]
     assert m.state["prev"]["Ann"] in ("L1", "L2")  # then checked as if no jump: random neighbour
 
@@ -345,7 +345,7 @@ def test_round_zero_missing_meadow_is_random_and_logged():
     m = Match.new("big-machine", ROSTER, seed=3)
     rec = m.resolve({"Ann": {"start": [{"meadow": "Teal"}]}})
     assert all(m.state["start"][p] in bm.MEADOWS for p in ROSTER)
-    assert "Ann: Starting meadow = 'Teal'" in text(rec.private["Ann"])
+    assert "Problem: Starting meadow = 'Teal'" in text(rec.private["Ann"])
     assert any("random starting meadow" in line for line in rec.host_log)
 
 
@@ -987,7 +987,7 @@ def test_a_shared_lowest_score_waits_for_the_winners_vote():
     (vote,) = m.pending()
     assert (vote.key, vote.choices, vote.who, vote.round) == ("ec-vote", ("Cy", "Eli"), "the winner, Ann", None)
     board = text(m.public_report())
-    assert "Elimination Candidate: pending" in board and "Pending, for the winner, Ann:" in board
+    assert "The Elimination Candidate will be announced after the winner's choice." in board and "Pending" not in board
     m.decide("ec-vote", "eli")
     assert m.outcome().elimination_candidate == "Eli" and not m.pending()
     assert "The vote chose Eli for the Elimination Candidate." in m.outcome().reasons[-1]

@@ -606,10 +606,10 @@ def test_final_ranking_tiebreaks_and_payouts():
     assert out.scores == {"Ann": 65, "Bo": 65, "Fay": 30, "Cy": 10, "Dee": -5, "Eli": -5}
     # R68: every count revealed, once, in the outcome (not again in the last round's post); A35:
     # missions figures for those whose fireflies tied, collisions only where missions tied too.
-    assert dict(out.standings) == {"Ann": "65 fireflies, 2 mission(s) completed", "Bo": "65 fireflies, "
-                                   "1 mission(s) completed", "Fay": "30 fireflies", "Cy": "10 fireflies",
-                                   "Dee": "-5 fireflies, 0 mission(s) completed, 3 collision(s) caused",
-                                   "Eli": "-5 fireflies, 0 mission(s) completed, 5 collision(s) caused"}
+    assert dict(out.standings) == {"Ann": "65 fireflies, 2 missions completed", "Bo": "65 fireflies, "
+                                   "1 mission completed", "Fay": "30 fireflies", "Cy": "10 fireflies",
+                                   "Dee": "-5 fireflies, 0 missions completed, 3 collisions caused",
+                                   "Eli": "-5 fireflies, 0 missions completed, 5 collisions caused"}
     counts = {f.player: (f.place, f.fireflies, f.missions, f.collisions) for f in of_type(rec.facts, bc.FinalCount)}
     assert counts["Ann"] == (1, 65, 2, None) and counts["Eli"] == (6, -5, 0, 5) and counts["Fay"] == (3, 30, None, None)
     assert "65 fireflies" not in rec.public.text()
@@ -634,9 +634,11 @@ def test_gamewide_tiebreak_is_a_ranking_decision_for_the_winner_and_the_ec():
     assert [r.reason for r in rec.ledger] == []                           # MM_WINNER waits for the ranking
     assert any("Gamewide Tiebreak" in line for line in out.pending)
     assert of_type(rec.facts, bc.MainMatchResult) == [bc.MainMatchResult(None, None, ("gamewide:Ann,Bo,Cy",))]
-    assert "Winner(s): none" in m.public_report().text() and "Winner: pending" in m.public_report().text()
+    public = m.public_report().text()   # players read what waits, never the host's instruction (issue 27)
+    assert "The winner will be announced after the tiebreak." in public and "Winner: pending" in public
+    assert "Winner(s)" not in public and "for the host" not in public and "none" not in public
     assert out.ending == "winner_pending"
-    m.decide("gamewide:Ann,Bo,Cy", "cy, bo, ann")       # re-resolves the last round with the ranking
+    m.decide("gamewide", "cy, bo, ann")       # the start of the one pending key; re-resolves the last round
     out = m.outcome()
     assert out.winners == ("Cy",) and out.elimination_candidate == "Ann" and out.pending == () and not m.pending()
     assert out.ending == "gamewide"
@@ -678,7 +680,7 @@ def test_penalty_is_charged_once_and_expiry_keeps_the_reward_open():
 def test_round1_public_board_shows_starting_nodes_in_colour():
     # R26, R11: the starting nodes are revealed at the start of Round 1, central black, border blue.
     m = start({"Ann": ("C3", "C1", "bottom right"), "Bo": ("F5", "F5", "bottom right")})
-    board = next(b for b in m.game.public_view(m.state).blocks if b.grid)
+    board = next(b for b in m.public_report().blocks if b.grid)   # shown once: in the pregame's post (issue 27)
     grid = board.grid
     # C3 is fine (5,5) -> grid[6][6]; C1 bottom right is fine (6,2) -> grid[3][7]
     assert grid[6][6].text == "S" and grid[6][6].fill == bc.FILL["black"]
@@ -945,8 +947,8 @@ def test_tie_break_reason_names_the_step_that_separated_each_pair():
     assert ("Ann, Bo, Cy tied on 10 fireflies: Ann above Bo by more missions completed (2 to 1); Bo above Cy by "
             "fewer collisions caused (1 to 3).") in out.reasons
     # A35: Ann's collisions figure was never used (her missions separated her); Bo's and Cy's were.
-    assert dict(out.standings)["Ann"] == "10 fireflies, 2 mission(s) completed"
-    assert dict(out.standings)["Cy"] == "10 fireflies, 1 mission(s) completed, 3 collision(s) caused"
+    assert dict(out.standings)["Ann"] == "10 fireflies, 2 missions completed"
+    assert dict(out.standings)["Cy"] == "10 fireflies, 1 mission completed, 3 collisions caused"
 
 
 # ------------------------------------------------------------------ options: blocked cells, missing policy

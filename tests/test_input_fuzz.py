@@ -282,7 +282,7 @@ def test_hostile_cells_in_real_files_never_stop_status_or_resolve(tmp_path):
 
     out = run("status", game).output
     lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
-    assert lines["Ann"].endswith("submitted        ok") and lines["Dee"].endswith("ok")   # notices are not problems
+    assert lines["Ann"].endswith("submitted: ok") and lines["Dee"].endswith("ok")   # notices are not problems
     assert lines["Bo"].endswith("problems in Hide rooms") and lines["Cy"].endswith("problems in Card")  # labels, not ids
     assert lines["Eli"].endswith("ok") and "5 of 5 submitted." in out
 

@@ -51,7 +51,7 @@ def test_libreoffice_reads_player_file_with_literal_text(played, tmp_path):
     convert(played / "players" / "Ann.xlsx", tmp_path)
     results = sheet(tmp_path, "Ann", "Results")
     text = "\n".join(",".join(r) for r in results)
-    assert "Problem: Ann: Card = '=1+2' (a formula, not a card; type the card's number)" in text
+    assert "Problem: Card = '=1+2' (a formula, not a card; type the card's number)" in text
     assert "3" not in [c for r in results for c in r]  # the formula was never evaluated
     sub = sheet(tmp_path, "Ann", "Submission")
     assert sub[0][0] == "Submission: Round 2 of 2"

@@ -214,8 +214,8 @@ def test_minus_10_takes_a_garnet_from_each_other_player_who_has_one():
                   garnets={"A": 0, "B": 2, "C": 0})
     rec = m.resolve({"A": play(-10, "Null"), "B": play(3, "Null"), "C": play(4, "Null")})
     assert m.ledger.balances(["A", "B", "C"]) == {"A": 1, "B": 1, "C": 0}
-    assert "Card -10: you gained 1 garnet(s) from B." in rec.private["A"].text()
-    assert "You lost 1 garnet(s)." in rec.private["B"].text()
+    assert "Card -10: you gained 1 garnet from B." in rec.private["A"].text()
+    assert "You lost 1 garnet." in rec.private["B"].text()
     assert "A" not in rec.private["B"].text().replace("card", "")  # the payer is not told who took it
     assert "lost" not in rec.private["C"].text()
 
@@ -256,7 +256,7 @@ def test_hiding_shows_counts_only():
     text = rec.public.text()
     shown = {f.room: (f.players, f.hidden, f.counts_only) for f in of_type(rec.facts, RoomScored)}
     assert shown == {"Null": ((), 2, True), "Solitary": ((), 0, True), "Duel": ((), 1, True)}
-    assert "Players (count) | 2 player(s) | 0 player(s) | 1 player(s)" in text
+    assert "Players (count) | 2 players | 0 players | 1 player" in text
     assert "B" not in text.split("Round 1: rooms")[1].replace("bought", "")
     assert m.ledger.balance("A") == 2
 
@@ -356,9 +356,9 @@ def test_loser_tie_broken_by_fewest_garnets():
     assert (vote.key, vote.choices, vote.voters, vote.results_alone) == ("ec-vote", ("B", "C"), ("A",),
                                                                         ("no majority",))
     assert vote.default == "garnets would decide (B 3, C 1): C"
-    assert ("Pending, for the winners by vote: The winners' vote: each winner (A) names one of B, C to go "
-            "to the Elimination Candidate;") in m.public_report().text()
-    assert "Until it is entered: garnets would decide (B 3, C 1): C." in m.public_report().text()
+    # players read what waits; the question and its default are the host's (master host log, decide)
+    assert "The Elimination Candidate will be announced after the winners' vote." in m.public_report().text()
+    assert "Pending" not in m.public_report().text()
     # the result alone, as records before the ballots hold it, and as a host may still prefer
     m.decide("ec-vote", "no majority")                   # no majority: garnets decide, C has fewer
     assert m.outcome().elimination_candidate == "C" and not m.pending()
@@ -523,7 +523,7 @@ def test_an_ignored_minus_10_is_told_it_gained_0_like_any_other(monkeypatch):
     rec = m.resolve({"A": play(2, "Null"), "B": play(-10, "Null"), "C": play(-10, "Null")})
     assert m.ledger.balances(m.players) == {"A": 3, "B": 3, "C": 3}
     for p in ("B", "C"):
-        assert "Card -10: you gained 0 garnet(s)." in rec.private[p].text()
+        assert "Card -10: you gained 0 garnets." in rec.private[p].text()
     assert "Card -10" not in rec.private["A"].text() and "lost" not in rec.private["A"].text()
 
 

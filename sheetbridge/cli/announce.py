@@ -19,7 +19,7 @@ def command(folder, round_no, opening, with_private, webhook) -> None:
     """Print the round's public announcement as Discord-ready Markdown (split under 2,000 characters)."""
     from ..announce import Attachment, check_webhook
     from ..orchestrator import announcement, load
-    if webhook:
+    if webhook:   # a mistyped address is refused before the post is printed
         check_webhook(webhook)
     store = open_store(folder)
     if opening or (round_no is None and not load(store).match.rounds):

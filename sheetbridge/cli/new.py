@@ -38,6 +38,24 @@ def _season_players(season, players, garnets):
     return [PlayerInfo(p.name, emails.get(p.name, p.email), p.garnets) for p in chosen]
 
 
+def _drop_lock_only_folder(out: Path, made_folder: bool) -> None:
+    """After a failed `new`: a folder holding no game keeps none of the game lock's files, and a
+    folder this run made goes if nothing else is in it. A game (or a resumable creation's
+    journal) keeps them all."""
+    from ..sheets.store import NEW_PROGRESS_FILE
+    from ..sheets.xlsx import LOCK_FILE
+    try:
+        if not out.is_dir() or any((out / name).exists() for name in ("master.xlsx", "sheetbridge.json",
+                                                                       NEW_PROGRESS_FILE)):
+            return
+        for name in (LOCK_FILE, LOCK_FILE + ".json"):
+            (out / name).unlink(missing_ok=True)
+        if made_folder and not any(out.iterdir()):
+            out.rmdir()
+    except OSError:
+        pass
+
+
 @click.command("new")
 @click.argument("game_id", metavar="GAME")
 @click.option("--players", default=None, help='Names, comma-separated; with --google as "Ann <ann@x.org>, ...". '
@@ -88,8 +106,13 @@ def command(game_id, players, out, seed, garnets, options, google, force, season
     if cohosts:
         from ..cohosts import checked_cohosts
         cohosts = checked_cohosts(cohosts, plist)
-    res = new_game(game_id, plist, store, seed=seed, options=parse_option_pairs(options), folder=out,
-                   progress=lambda s: click.echo("  " + s), cohosts=cohosts)
+    made_folder = not out.exists()
+    try:
+        res = new_game(game_id, plist, store, seed=seed, options=parse_option_pairs(options), folder=out,
+                       progress=lambda s: click.echo("  " + s), cohosts=cohosts)
+    except BaseException:
+        _drop_lock_only_folder(out, made_folder)
+        raise
     click.echo(f"Created {res.match.game.spec.name} for {len(plist)} players in {out} "
                f"(seed {res.seed}: `--seed {res.seed}` replays it exactly).")
     if google:

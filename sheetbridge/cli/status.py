@@ -7,6 +7,15 @@ from ..host_lines import listed
 from . import open_store
 
 
+def status_line(line) -> str:
+    """One player's line, one separator per level: "NAME  state: detail; note"."""
+    shown = f"  {line.player:16} {line.state}"
+    if line.state == "submitted":
+        shown += ": " + ("ok" if line.valid else "problems in " + listed(line.problem_fields)
+                         if line.problem_fields else "not valid")
+    return shown + (f"; {line.note}" if line.note else "")
+
+
 @click.command("status")
 @click.argument("folder", type=click.Path(path_type=Path))
 def command(folder) -> None:
@@ -22,8 +31,6 @@ def command(folder) -> None:
     locked = f" (locked since {ld.locked['at']})" if ld.locked and ld.locked.get("round") == m.round else ""
     click.echo(f"{m.game.spec.name}, round {m.round}{locked}:")
     for line in lines:
-        mark = "ok" if line.valid else ("problems in " + listed(line.problem_fields) if line.problem_fields else "-")
-        shown = f"  {line.player:16} {line.state:16} {mark if line.state == 'submitted' else ''}".rstrip()
-        click.echo(shown + (f"; {line.note}" if line.note else ""))
+        click.echo(status_line(line))
     done = sum(1 for line in lines if line.state == "submitted")
     click.echo(f"{done} of {len(lines)} submitted.")

@@ -25,8 +25,9 @@ from .intake import SUBMISSION_FIELD, SUBMISSION_LABEL, Prepared, plain, prepare
 from .ledger import Ledger, LedgerRow
 from .parsing import shorten
 from .rng import Rng, derive_seed
-from .decisions import DecisionRequest, pending_text
+from .decisions import DecisionRequest
 from . import seats
+from .outcome_text import outcome_lines
 from .facts import CORE_FACTS, HOST, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible
 from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
@@ -502,6 +503,9 @@ class Match:
             rep = rec.private.get(name) if name is not None else None
             if rep is None:
                 continue
+            if not any(b.title.startswith(f"Round {rec.round}") for b in rep.blocks):
+                # rounds stand one under another in the Results tab: each under its own heading
+                blocks.append(Block(f"Round {rec.round}", ()))
             blocks.extend(rep.blocks)
         if self.finished:
             blocks = list(self._outcome_blocks()) + blocks
@@ -515,6 +519,11 @@ class Match:
             if rec.public is None:
                 continue
             blocks.extend(rec.public.blocks)
+        # a round's post may show what the board shows now (the next round's mission board): once
+        shown: dict[tuple, Block] = {}
+        for b in blocks:
+            shown.setdefault((b.title, b.lines, b.grid, b.legend), b)
+        blocks = list(shown.values())
         if self.finished:
             blocks = list(self._outcome_blocks()) + blocks
         return Report(title=f"{self.game.spec.name}: public board", blocks=tuple(blocks))
@@ -557,9 +566,7 @@ class Match:
         True
         """
         known = {r.key: r for r in self.requests()}
-        if key not in known:
-            raise UsageError(f"no decision {key!r} is asked for in {self.name}; "
-                             + (f"asked: {', '.join(known)}" if known else "none is asked for now"))
+        key = self.decision_key(key)
         req = known[key]
         try:
             val = req.read(value)
@@ -580,17 +587,33 @@ class Match:
                          late={holders.get(p, p): v for p, v in old.late.items()})
         return req
 
+    def decision_key(self, typed: str) -> str:
+        """The decision `typed` names: its key, or the start of exactly one pending key
+        ("gamewide" for "gamewide:Ann,Bo,Cy"); an ambiguous start lists the keys it could be.
+
+        >>> m = play_random("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=1)
+        >>> all(m.decision_key(r.key[:3]) == r.key for r in m.pending()[:1])
+        True
+        """
+        known = [r.key for r in self.requests()]
+        if typed in known:
+            return typed
+        start = typed.strip().casefold()
+        for keys in ([r.key for r in self.pending()], known):   # a pending key first, then one entered
+            fits = [k for k in keys if start and k.casefold().startswith(start)]
+            if len(fits) == 1:
+                return fits[0]
+            if fits:
+                raise UsageError(f"decision {typed!r} could be {', '.join(fits)}; type more of the key")
+        raise UsageError(f"no decision {typed!r} is asked for in {self.name}; "
+                         + (f"asked: {', '.join(known)}" if known else "none is asked for now"))
+
     def _outcome_blocks(self) -> tuple[Block, ...]:
         out = self.outcome()
         if out is None:
             return ()
-        lines = [f"Winner(s): {', '.join(out.winners) or ('pending' if out.requests else 'none')}",
-                 f"Loser(s): {', '.join(out.losers) or 'none'}",
-                 f"Elimination Candidate: {out.elimination_candidate or 'pending'}"]
-        lines += list(out.reasons)
-        lines += [f"{a.player}: {a.count} {a.kind} ({a.reason})" for a in out.awards]
-        lines += [f"Pending: {p}" for p in out.pending]
-        lines += [pending_text(r) for r in out.requests if r.key not in self.decisions]
+        # public: what the host still has to enter goes to the host log and `decide`, not here
+        lines = outcome_lines(out, self.pending())
         standings = tuple(f"{p}: {s}" for p, s in out.standings)
         return (Block("Final result", tuple(lines)), Block("Final standings", standings))
 
@@ -647,8 +670,9 @@ def check_players(game: GameRules, players: Sequence[str]) -> list[str]:
     if len(set(n.casefold() for n in names)) != len(names):
         raise UsageError("player names must be different (ignoring case): " + ", ".join(names))
     if not spec.min_players <= len(names) <= spec.max_players:
-        raise UsageError(f"{spec.name} takes {spec.min_players} to {spec.max_players} players; "
-                         f"{len(names)} given")
+        wanted = (str(spec.min_players) if spec.min_players == spec.max_players
+                  else f"{spec.min_players} to {spec.max_players}")
+        raise UsageError(f"{spec.name} takes {wanted} players; {len(names)} given")
     for n in names:
         if any(ch in n for ch in "/\\:*?\"<>|[]") or n.startswith("="):
             raise UsageError(f"player name {n!r} has a character that cannot be part of a file or tab name")

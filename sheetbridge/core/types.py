@@ -40,10 +40,12 @@ class Field:
     required: bool = True
     help: str = ""
 
-    def allowed(self) -> str:
-        """Human text for what this field allows, used in every error message."""
+    def allowed(self, every: bool = False) -> str:
+        """Human text for what this field allows, used in every error message (a long list of
+        choices cut after 20; `every`: all of them, for the form's help)."""
         if self.kind is FieldKind.CHOICE:
-            shown = ", ".join(self.choices[:20]) + (", ..." if len(self.choices) > 20 else "")
+            cut = not every and len(self.choices) > 20
+            shown = ", ".join(self.choices[:20] if cut else self.choices) + (", ..." if cut else "")
             return f"one of {shown}" if self.choices else "nothing this round"
         if self.kind is FieldKind.YESNO:
             return YES_NO_HELP
@@ -292,9 +294,21 @@ class Problem:
 
     @property
     def message(self) -> str:
+        return f"{self.player}: {self.text}"
+
+    def text_for(self, viewer: str) -> str:
+        """The problem as `viewer` reads it in their own report: their own without their name.
+
+        >>> Problem(ProblemKind.MISSING, "Bo", "card", "", "one of 1, 2").text_for("Bo")
+        'card is blank; allowed: one of 1, 2'
+        """
+        return self.text if viewer == self.player else self.message
+
+    @property
+    def text(self) -> str:
+        """The problem without the player's name."""
         name = self.label or self.field
-        what = f"{name} = '{shorten(self.value)}'" if self.value != "" else f"{name} is blank"
-        text = f"{self.player}: {what}"
+        text = f"{name} = '{shorten(self.value)}'" if self.value != "" else f"{name} is blank"
         if self.reason:
             text += f" ({self.reason})"
         text += f"; allowed: {self.allowed}"

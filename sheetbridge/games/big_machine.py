@@ -62,6 +62,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.outcome_text import plural
 from ..core.parsing import YES_NO_HELP, clean, int_reason, is_formula, parse_int, split_list, table_key, yes_no
 from ..core.picture import Box, Dot, Label, Line, Picture
 from ..core.rng import Rng
@@ -928,7 +929,7 @@ def machine_blocks(nodes: Sequence[MachineNode], connectors: Sequence[MachineCon
         if plan:
             lines.append(where)
         elif final:
-            lines.append(f"{where}{used}: {c.status}, {c.points} point(s)")
+            lines.append(f"{where}{used}: {c.status}, {plural(c.points, 'point')}")
         else:
             lines.append(f"{where}{used}: {c.status} now")
     rows = tuple(tuple(r) for r in grid)
@@ -1495,7 +1496,7 @@ class BigMachine(GameRules):
                     facts.append(NodeJump(p, prev, node, "no_garnets", bal, audience=told))
                     facts.append(SubmissionProblem(p, Problem(
                         ProblemKind.ILLEGAL, p, "jump", "yes", f"yes only with at least {JUMP_COST} garnets",
-                        f"you have {bal} garnet(s)", f"no jump, nothing charged; the node must be joined to {prev}",
+                        f"you have {plural(bal, 'garnet')}", f"no jump, nothing charged; the node must be joined to {prev}",
                         label="Jump (5 garnets)"), audience=told))
                     if node not in adj:
                         facts.append(SubmissionProblem(p, Problem(
@@ -1735,7 +1736,7 @@ class BigMachine(GameRules):
                                          f"{now.points_if_ended}"))
         elif isinstance(now, MachineScored):
             blocks += machine_blocks(now.nodes, now.connectors, f"{team}'s final machine", _final_caption(now),
-                                     final=True, summary=f"Total: {now.total} point(s)")
+                                     final=True, summary=f"Total: {plural(now.total, 'point')}")
         return Report(f"Round {r}", tuple(blocks))
 
     def _render_start(self, facts: Sequence[Any], viewer: str | None) -> Report:
@@ -1759,7 +1760,7 @@ class BigMachine(GameRules):
         if mine is None:
             return Report("Meadow selection", (Block("Meadow selection", ()),))
         lines = [f"Your starting meadow: {mine.meadow}."]
-        lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == viewer]
+        lines += [f"Problem: {f.problem.text_for(viewer)}" for f in of_type(facts, SubmissionProblem) if f.participant == viewer]
         lines += [f"No valid meadow was chosen: the {f.meadow} Meadow was picked at random for you."
                   for f in of_type(facts, StartingMeadowDrawn) if f.participant == viewer]
         lines += _trade_lines(facts, viewer, "host")
@@ -1830,7 +1831,7 @@ class BigMachine(GameRules):
     def _machine_blocks(self, state: State, machine: Mapping[str, Any], title: str) -> tuple[Block, Block]:
         final = bool(state["finished"])
         nodes, conns = machine_facts(machine, state["relation"], final=final)
-        summary = (f"Total: {score_machine(machine, state['relation'])[0]} point(s)" if final else
+        summary = (f"Total: {plural(score_machine(machine, state['relation'])[0], 'point')}" if final else
                    "Points if the game ended now (empty nodes become faulty): "
                    f"{score_machine(_filled(machine), state['relation'])[0]}")
         return machine_blocks(nodes, conns, title, f"{machine['left']} left half + {machine['right']} right half.",
@@ -2169,7 +2170,7 @@ def _personal_lines(facts: Sequence[Any], who: str) -> tuple[str, ...]:
     lines += _trade_lines(facts, who, "host")
     if not mv.submitted:
         lines.append("You did not submit: you stayed, bid 0 and powered up 0.")
-    lines += [f"Problem: {f.problem.message}" for f in of_type(facts, SubmissionProblem) if f.participant == who]
+    lines += [f"Problem: {f.problem.text_for(who)}" for f in of_type(facts, SubmissionProblem) if f.participant == who]
     for j in of_type(facts, NodeJump):
         if j.participant != who:
             continue

@@ -55,12 +55,13 @@ import math
 import operator
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.outcome_text import plural
 from ..core.parsing import (MAX_DIGITS, YES_NO_HELP, clean, host_flag, int_reason, is_formula, parse_int,
                             table_key, yes_no)
 from ..core.picture import Box, Dot, Label, Line, Picture
@@ -1020,13 +1021,14 @@ def _round_copy(state: State) -> State:
 # ------------------------------------------------------------- pregame (A26-A30)
 
 def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, int], universe: Sequence[str],
-                 rng: Rng, mode: str, what: str, records: list[dict[str, Any]] | None = None
-                 ) -> tuple[dict[str, str], dict[str, str], set[str], list[str]]:
+                 rng: Rng, mode: str, what: str, records: list[dict[str, Any]] | None = None,
+                 label: Callable[[str], str] = str) -> tuple[dict[str, str], dict[str, str], set[str], list[str]]:
     """Pass-by-pass assignment of one node type (R22-R25, A27, A30).
 
     Returns (player -> key, player -> how it was got, players who were in a tie, log lines).
     `records`, when given, receives one dict per coordinate given out: pass, key, claimants
-    [(player, choice, bid)], winner, decided_by ("alone", "bid", "draw", "fallback"), drawn_among."""
+    [(player, choice, bid)], winner, decided_by ("alone", "bid", "draw", "fallback"), drawn_among.
+    `label` names a key in the log as players type it ("C3", "C1 bottom right")."""
     players = sorted(lists)
     taken: dict[str, str] = {}
     got: dict[str, str] = {}
@@ -1067,11 +1069,11 @@ def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, i
                 tops = sorted(c for c in names if bids.get(c, 0) == top)
                 if len(tops) == 1:
                     winner, by = tops[0], "bid"
-                    log.append(f"{what} pass {k + 1}: {key} wanted by {', '.join(sorted(names))}; "
+                    log.append(f"{what} pass {k + 1}: {label(key)} wanted by {', '.join(sorted(names))}; "
                                f"{winner} bid most ({top})")
                 else:
                     winner, by, drawn = rng.choice(tops), "draw", tops
-                    log.append(f"{what} pass {k + 1}: {key} wanted by {', '.join(sorted(names))}; "
+                    log.append(f"{what} pass {k + 1}: {label(key)} wanted by {', '.join(sorted(names))}; "
                                f"bids tied at {top} among {', '.join(tops)}; seeded draw: {winner}")
             taken[key] = winner
             got[winner] = key
@@ -1086,7 +1088,7 @@ def assign_nodes(lists: Mapping[str, Sequence[str | None]], bids: Mapping[str, i
             taken[key] = p
             got[p] = key
             how[p] = "a random free coordinate (no entry of your list could be given)"
-            log.append(f"{what}: {p} got no listed coordinate; seeded draw among free ones: {key} (A27)")
+            log.append(f"{what}: {p} got no listed coordinate; seeded draw among free ones: {label(key)} (A27)")
             records.append({"pass": 0, "key": key, "claimants": [], "winner": p, "decided_by": "fallback",
                             "drawn_among": [], "free": len(free)})
     return got, how, contested, log
@@ -1586,7 +1588,9 @@ def _grid_from_facts(facts: Sequence[Any], step_order: bool) -> tuple[tuple[tupl
     ends = [{"at": fine_of(m.node, m.at), "colour": m.colour or None} for m in marks if m.phase == "end"]
     blocked = [cell_fine(*parse_cell(label, board.columns, board.rows)) for label in board.blocked]
     grid = draw_board(board.columns, board.rows, segs, starts, ends, step_order, blocked)
-    return grid, LEGEND + (LEGEND_BLOCKED if blocked else ())
+    drawn = {s["colour"] for s in segs}   # the legend names only the paths drawn
+    legend = tuple(x for x in LEGEND if not x[0].endswith(" path") or x[0].split()[0] in drawn)
+    return grid, legend + (LEGEND_BLOCKED if blocked else ())
 
 
 # ------------------------------------------------------------- the picture (PNG, drawn by sheetbridge.pictures)
@@ -1663,11 +1667,14 @@ def board_picture(facts: Sequence[Any], title: str, viewer: str | None = None) -
             (x0, y0), (x1, y1) = _px(fine_of(f.node, f.frm)), _px(fine_of(f.node, f.to))
             shapes.append(Box((x0 + x1) / 2 - 8, (y0 + y1) / 2 - 8, 16, 16, fill="FFFFFF", outline="404040"))
             shapes.append(Label((x0 + x1) / 2, (y0 + y1) / 2, str(f.step), size=11, anchor="mm"))
-    legend = [("blue path", FILL[BLUE], None), ("black path", FILL[BLACK], None), ("cell (gray square)", GRAY, None)]
+    drawn = {f.colour for f in paths}   # the legend names only what the picture draws
+    phases = {m.phase for m in of_type(facts, NodeMarker)}
+    legend = [(f"{c} path", FILL[c], None) for c in (BLUE, BLACK) if c in drawn] + [("cell (gray square)", GRAY, None)]
     if blocked:
         legend.append(("blocked cell", BLOCKED, None))
-    legend += [("a node where the round starts", "FFFFFF", PIC_START_RING),
-               ("a node where the round ends", PIC_END, PIC_END)]
+    legend += [(text, fill, ring) for phase, text, fill, ring in (
+        ("start", "a node where the round starts", "FFFFFF", PIC_START_RING),
+        ("end", "a node where the round ends", PIC_END, PIC_END)) if phase in phases]
     if viewer is not None:
         legend += [("your nodes", PIC_MINE, None)] + ([("your path that failed", PIC_FAILED, None)] if failed else [])
     y = PIC_TOP + rows * S + 18
@@ -2026,7 +2033,7 @@ class Bugcatcher(GameRules):
                 problems.append(Problem(ProblemKind.MISSING, player, name, "", f"{LIST_LENGTH} entries",
                                         "no usable entry", "a random free coordinate after all passes"))
             elif filled < LIST_LENGTH and not any(p.field.startswith(name.split()[0]) for p in problems):
-                problems.append(Problem(ProblemKind.MISSING, player, name, f"{filled} entries",
+                problems.append(Problem(ProblemKind.MISSING, player, name, f"{filled} {'entry' if filled == 1 else 'entries'}",
                                         f"{LIST_LENGTH} entries", "short list",
                                         "you sit out the passes of the blank entries; if still without a "
                                         "coordinate, a random free one"))
@@ -2270,16 +2277,17 @@ class Bugcatcher(GameRules):
             raise ConfigError("more players than usable cells; block fewer cells (option blocked_cells)")
         rec_c: list[dict[str, Any]] = []
         rec_b: list[dict[str, Any]] = []
-        got_c, how_c, con_c, log_c = assign_nodes({p: list(vals[p]["central"]) for p in players}, bids_c, cells,
-                                                  rng.fork("pregame", "central"), opts["pregame_mode"], "central",
-                                                  rec_c)
-        got_b, how_b, con_b, log_b = assign_nodes({p: list(vals[p]["border"]) for p in players}, bids_b, points,
-                                                  rng.fork("pregame", "border"), opts["pregame_mode"], "border",
-                                                  rec_b)
-        host_log += log_c + log_b
 
         def label_of(key: str) -> str:
             return fine_label([int(v) for v in key.split(",")], cols, rows)
+
+        got_c, how_c, con_c, log_c = assign_nodes({p: list(vals[p]["central"]) for p in players}, bids_c, cells,
+                                                  rng.fork("pregame", "central"), opts["pregame_mode"], "central",
+                                                  rec_c, label_of)
+        got_b, how_b, con_b, log_b = assign_nodes({p: list(vals[p]["border"]) for p in players}, bids_b, points,
+                                                  rng.fork("pregame", "border"), opts["pregame_mode"], "border",
+                                                  rec_b, label_of)
+        host_log += log_c + log_b
 
         for what, records in (("central", rec_c), ("border", rec_b)):
             for rec in records:
@@ -2319,7 +2327,7 @@ class Bugcatcher(GameRules):
                 facts.append(PriorityBid(p, "border", wanted_b[p], bids_b[p], pb, audience=(p,)))
         self._refresh_missions(st, ri.tables, 0, host_log)
         st["round"] = 1
-        st["board"] = {"round": 0, "segments": [],
+        st["board"] = {"round": 0, "segments": [], "in_post": True,   # the pregame's post shows it
                        "starts": [{"at": st["nodes"][p][n], "colour": BLUE if n == "B" else BLACK}
                                   for p in sorted(players) for n in "BC"], "ends": []}
         # The public board: every starting node, unlabelled, in its Round 1 colour (R26, R11), in
@@ -2743,7 +2751,7 @@ class Bugcatcher(GameRules):
             if isinstance(f, NoSubmission) and f.player == viewer:
                 lines.append("You submitted no priority lists: you were given random free coordinates.")
             elif isinstance(f, IntakeProblem) and f.player == viewer:
-                lines.append(f"Note: {f.problem.message}")
+                lines.append(f"Note: {f.problem.text_for(viewer)}")
         return Report("Pregame", (Block("Your starting nodes", tuple(lines)),))
 
     def _render_private(self, facts: Sequence[Any], viewer: str, r: int, opts: Mapping[str, Any]) -> Report:
@@ -2794,7 +2802,7 @@ class Bugcatcher(GameRules):
                     f"your last actions were repeated ({' '.join(f.repeated)}); no new missions."
                     if f.repeated else "no actions and no new missions; your nodes stay where they are."))
             elif isinstance(f, IntakeProblem):
-                notes.append(f.problem.message)
+                notes.append(f.problem.text_for(viewer))
             elif isinstance(f, MissionAccepted) and not f.ok:
                 notes.append(f"mission {f.mission}: {f.reason}; ignored")
         if notes:
@@ -2865,7 +2873,7 @@ class Bugcatcher(GameRules):
             blocks.append(Block("Missions completed so far", tuple(
                 f"{m['id']} ({m['name']}): completed in round {m['completed_round']}" for m in done)))
         b = state.get("board")
-        if b and not state["finished"]:
+        if b and not state["finished"] and not b.get("in_post"):   # (the pregame's board: shown once, in its post)
             nodes = [{"at": s["at"], "colour": s.get("colour") if r == 1 else None} for s in
                      (b["starts"] if b["round"] == 0 else b["ends"])]
             if b["round"] != 0 and opts["public_node_colors"]:
@@ -2887,17 +2895,17 @@ class Bugcatcher(GameRules):
         def score(p: str) -> str:
             text = f"{ff[p]} fireflies"
             if f["shown"][p]["missions"]:
-                text += f", {mc[p]} mission(s) completed"
+                text += f", {plural(mc[p], 'mission')} completed"
             if f["shown"][p]["collisions"]:
-                text += f", {co[p]} collision(s) caused"
+                text += f", {plural(co[p], 'collision')} caused"
             return text
 
         winner, ec = f["winner"], f["ec"]
         reasons: list[str] = []
         pending: list[str] = []
         if f["manual_pending"]:
-            reasons.append(f"Provisional: the host has not entered who completed {len(f['manual_pending'])} manual "
-                           "mission(s); until then they count as not completed, nobody is named winner or "
+            reasons.append(f"Provisional: the host has not entered who completed "
+                           f"{plural(len(f['manual_pending']), 'manual mission')}; until then they count as not completed, nobody is named winner or "
                            "Elimination Candidate, and no end-of-game garnets are paid.")
             for x in state["pending_manual"]:
                 pending.append(f"for the host: who completed mission {x['mission']} ({x['name']}) in round "

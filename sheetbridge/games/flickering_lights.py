@@ -63,6 +63,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.outcome_text import plural, plural_noun
 from ..core.parsing import clean, is_formula, parse_int, split_list, table_key
 from ..core.picture import Box, Dot, Label, Picture
 from ..core.rng import Rng
@@ -1789,21 +1790,19 @@ class FlickeringLights(GameRules):
             lines.append(f"You were {a.team}, {a.role} this round.")
         if one(NoSpacesSubmitted) is not None:
             lines.append("You submitted nothing: no spaces and no abilities (the rules' default).")
-        lines += ["Problem: " + f.problem.message for f in now if isinstance(f, SpacesProblem)]
+        lines += ["Problem: " + f.problem.text_for(p) for f in now if isinstance(f, SpacesProblem)]
         got, applied = one(FogReceived), one(SpacesApplied)
         if got is not None:
             lines.append("Received: " + (", ".join(got.squares) if got.squares else "no squares")
                          + ". What became of them is disclosed at the end of the game.")
         elif applied is not None and applied.submitted:
             lines.append("Your spaces as read: " + _applied_text(applied) + ".")
-        blocks = [Block("Your submission", tuple(lines))]
+        # one heading per round in the Results tab, where every round's blocks stand one under another
+        blocks = [Block(f"Round {rd}: {var.title}", tuple(lines + self._score_lines(facts, p, rd, var)))]
         known = one(FogTiles)
         if known is not None:
             centre = next((f for f in facts if isinstance(f, FogCentre) and f.round == rd), None)
             blocks.append(tiles_block("Your Fog of War tiles (round 4)", known, centre, row_one))
-        score = self._score_lines(facts, p, rd, var)
-        if score:
-            blocks.append(Block("Your score", tuple(score)))
         if rd == ROUNDS:
             blocks.append(Block("End of the game", tuple(self._end_lines(facts, p))))
         return blocks
@@ -1852,7 +1851,7 @@ class FlickeringLights(GameRules):
             applied = next((f for f in mine if isinstance(f, SpacesApplied) and f.round == fog), None)
             if applied is not None and applied.submitted:
                 lines.append("Your round 4 submission as applied: " + _applied_text(applied) + ".")
-            lines += ["Round 4 problem: " + f.problem.message for f in mine
+            lines += ["Round 4 problem: " + f.problem.text_for(p) for f in mine
                       if isinstance(f, SpacesProblem) and f.round == fog]
             reps = applied.replacements if applied is not None else ()
             lines += [f"Round 4 {r.field}: {r.typed} was not {r.needed}; "
@@ -2335,7 +2334,7 @@ def _applied_text(f: SpacesApplied) -> str:
 
 def _penalty_text(f: MediatorPenalty) -> str:
     names = " and ".join(m.replace("_space", " space") for m in f.missing)
-    return f"No usable {names} from you: {f.points} point(s) off, as the host's rules for this game say."
+    return f"No usable {names} from you: {plural(f.points, 'point')} off, as the host's rules for this game say."
 
 
 def _manual_item_text(f: ManualItemRuling) -> str:
@@ -2343,7 +2342,7 @@ def _manual_item_text(f: ManualItemRuling) -> str:
         return (f"Item {f.name} on {' '.join(f.squares)}: the host has not ruled on its effect yet; this grid and "
                 "the scores leave it out until then.")
     parts = ([f"its squares end {f.colour}"] if f.colour else []) + \
-        [f"{team} {n:+d} tile(s)" for team, n in (("Red", f.red_tiles), ("Blue", f.blue_tiles)) if n]
+        [f"{team} {n:+d} {plural_noun('tile', abs(n))}" for team, n in (("Red", f.red_tiles), ("Blue", f.blue_tiles)) if n]
     return f"Item {f.name}, as the host ruled: " + ("; ".join(parts) or "no effect") + "."
 
 

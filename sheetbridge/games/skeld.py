@@ -62,6 +62,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import ConfigError, PositionError
 from ..core.facts import HOST_ONLY, PUBLIC, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.outcome_text import plural
 from ..core.parsing import clean, int_reason, is_formula, match_choice, parse_int, yes_no
 from ..core.picture import Box, Label, Line, Picture
 from ..core.rng import Rng
@@ -2241,7 +2242,7 @@ class Skeld(GameRules):
         for s, nm in SEQUENCES.items():
             if pieces(comps, s):
                 lines.append(f"  {nm}: {pieces(comps, s)} pieces, Sequence Value {sequence_value(comps, s)}")
-        lines.append("Energy cap " + ", ".join(f"{c['name']} {c['cap']} ({2 - c['raises']} raise(s) left)"
+        lines.append("Energy cap " + ", ".join(f"{c['name']} {c['cap']} ({plural(2 - c['raises'], 'raise')} left)"
                                                for c in crew) + "; a raise costs 3 garnets")
         lines.append(f"Disable {'used' if state['disable_used'][player] else 'available (once per game)'}; "
                      f"parasite {'claimed' if state['claimed'][player] else 'not claimed'}; "
@@ -2652,7 +2653,7 @@ def _note(f: Any, viewer: str, pregame: bool) -> str:
         return ("No pregame submission: start cells were assigned." if pregame else
                 "No submission: your crewmates stayed put and did nothing.")
     if isinstance(f, SubmissionProblem) and f.player == viewer:
-        return f.problem.message
+        return f.problem.text_for(viewer)
     if isinstance(f, CrewStartAssigned) and f.player == viewer:
         return f"{f.crewmate} starts in {f.room} (assigned)."
     if isinstance(f, EnergyCapRaise) and f.player == viewer:

@@ -40,6 +40,7 @@ from ..core.decisions import DecisionKind, DecisionRequest
 from ..core.errors import PositionError, SheetbridgeError
 from ..core.facts import HOST_ONLY, Fact, RenderContext, fact, of_type
 from ..core.game import GameRules
+from ..core.outcome_text import plural
 from ..core.parsing import YES_NO_HELP, clean, is_formula, parse_int, split_list, yes_no
 from ..core.picture import Box, Label, Picture
 from ..core.rng import Rng
@@ -273,10 +274,10 @@ def _num(x: float) -> str:
 
 def _who(f: RoomScored) -> str:
     if f.counts_only:
-        return f"{f.hidden} player(s)"
+        return plural(f.hidden, "player")
     who = ", ".join(f.players) or ("nobody" if not f.hidden else "")
     if f.hidden:
-        who = (who + ", " if who else "") + f"{f.hidden} hidden player(s)"
+        who = (who + ", " if who else "") + plural(f.hidden, "hidden player")
     return who
 
 
@@ -828,16 +829,16 @@ class ThreeModularRooms(GameRules):
                 if f.submitted and f.random_room:
                     lines.append(f"Your room was chosen at random: {f.room}. You cannot score this round.")
             elif isinstance(f, SubmissionProblem) and f.player == viewer:
-                lines.append(f"Problem: {f.problem.message}")
+                lines.append(f"Problem: {f.problem.text_for(viewer)}")
             elif isinstance(f, Purchase) and f.player == viewer:
                 lines.append(_purchase_text(f))
             elif isinstance(f, PurchasesRefused) and f.player == viewer:
                 lines.append(f"Your purchases cost {f.cost} garnets but you have {f.balance}: none were made and "
                              "nothing was charged.")
             elif isinstance(f, GarnetsLost) and f.player == viewer:
-                lines.append(f"You lost {f.garnets} garnet(s).")
+                lines.append(f"You lost {plural(f.garnets, 'garnet')}.")
             elif isinstance(f, GarnetsGained) and f.player == viewer:
-                lines.append(f"Card -10: you gained {f.garnets} garnet(s)"
+                lines.append(f"Card -10: you gained {plural(f.garnets, 'garnet')}"
                              + (f" from {', '.join(f.payers)}." if f.payers else "."))
             elif isinstance(f, CardsSeen) and f.player == viewer:
                 lines.append("Card -12: no information." if f.cards is None else
@@ -928,7 +929,7 @@ class ThreeModularRooms(GameRules):
             reasons.append(f"Fewest points: {bottom}, tied between {', '.join(losers)}.")
             bal = state["final_balances"] if opts["ec_garnet_timing"] == "after_payouts" else state["balances_before_payouts"]
             ec = _ec_among_tied(winners, losers, bal, opts, decisions, reasons, requests, facts, host_log)
-        standings = tuple((p, f"{pts[p]} point(s)") for p in sorted(players, key=lambda p: (-pts[p], players.index(p))))
+        standings = tuple((p, plural(pts[p], "point")) for p in sorted(players, key=lambda p: (-pts[p], players.index(p))))
         ending = "single_winner" if len(winners) == 1 else "shared_win"
         return Outcome(winners, losers, ec, standings, tuple(reasons), tuple(awards), requests=tuple(requests),
                        facts=tuple(facts), scores={p: float(pts[p]) for p in players}, ending=ending,

@@ -32,7 +32,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core.errors import WorkbookError
 from ..core.parsing import shorten
-from ..core.types import Form, Report
+from ..core.types import Form, Report, Section
 from ..templates import layout as _layout
 from .model import DEFAULT_ROW_HEIGHT, HELPER_COLUMN, CellData, Merge, Rect, TabData, text_of
 
@@ -319,10 +319,25 @@ def form_tab(form: Form, player: str, prefill: Mapping[str, Sequence[Mapping[str
     t.section(HELP_TITLE, span)
     for line in form.help:
         t.text(line, span)
+    for line in field_help_lines(form):
+        t.text(line, span)
+    return t.build(frozen_rows=3, protected=True)
+
+
+def field_help_lines(form: Form) -> list[str]:
+    """What each field allows, once: fields of several sections that allow the same are one line;
+    a label two sections use for different things is named with its section."""
+    groups: dict[tuple[str, str], list[tuple[Section, Any]]] = {}
     for sec in form.sections:
         for f in sec.fields:
-            t.text(f"{f.label}: {f.allowed()}" + (f" ({f.help})" if f.help and f.kind.value != "text" else ""), span)
-    return t.build(frozen_rows=3, protected=True)
+            groups.setdefault((f.label, f.allowed(every=True)), []).append((sec, f))
+    labels = [label for label, _allowed in groups]
+    lines = []
+    for (label, allowed), fields in groups.items():
+        sec, f = fields[0]
+        name = f"{sec.title} - {label}" if labels.count(label) > 1 else label
+        lines.append(f"{name}: {allowed}" + (f" ({f.help})" if f.help and f.kind.value != "text" else ""))
+    return lines
 
 
 def closed_form_tab(title: str) -> TabData:
