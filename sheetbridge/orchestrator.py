@@ -583,7 +583,8 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
         locked = _is_locked(ld)
         fill = ((prefill or {}).get(p) if prefill is not None else
                 ld.locked["raw"].get(p) if locked else _fresh_prefill(ld, p))
-        want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False))
+        want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False),
+                           picture=ld.store.embeds_pictures)
         sub = L.tab_name("submission")
         tabs = {name: tab for name, tab in want.items()
                 if name != sub and st.rects.get(name) != tab.values()}
@@ -991,7 +992,8 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
             elif st.error:
                 prefill, renamed, note = _salvage(ld, p, st)
                 notes.append(note)
-            tabs = ID.with_identity(player_tabs(m, p, prefill if prefill is not None else _fresh_prefill(ld, p)),
+            tabs = ID.with_identity(player_tabs(m, p, prefill if prefill is not None else _fresh_prefill(ld, p),
+                                                picture=ld.store.embeds_pictures),
                                     st.key, ld.identities)
             if st.foreign:
                 writes.append(_replace_foreign(ld, st, tabs, notes))
