@@ -21,6 +21,7 @@ import pytest
 from sheetbridge import orchestrator as O
 from sheetbridge.core.errors import GameBusy
 from sheetbridge.picture_files import PictureWrite, picture_path, round_pictures
+from sheetbridge.private_pictures import latest_picture
 from sheetbridge.sheets.store import BOARD
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.core.game import get_game
@@ -174,6 +175,15 @@ def reference_run(store, command: str, folder: Path) -> tuple[list[str], int]:
     return written, result.record.round
 
 
+def results_pictures_shown(folder: Path, game_id: str) -> None:
+    """Each player's Results tab shows their own picture of the last round (issue 27): the digests
+    compared after every cut then cover those pictures too (Skeld draws one for every player)."""
+    m = O.load(XlsxStore(folder)).match
+    shown = {p: len(openpyxl.load_workbook(folder / "players" / f"{p}.xlsx")["Results"]._images) for p in m.players}
+    assert shown == {p: int(latest_picture(m, p) is not None) for p in m.players}
+    assert game_id != "skeld" or set(shown.values()) == {1}
+
+
 def assert_converged(folder: Path, got: dict, want: dict, k: int) -> None:
     assert got == want, f"crash after {k} write(s) did not converge"
     assert not leftovers(folder), "a temporary file was left behind"
@@ -199,6 +209,7 @@ def every_cut_converges_xlsx(tmp_path: Path, game_id: str, command: str, players
     shutil.copytree(start, reference)
     written, cut_round = reference_run(XlsxStore(reference), command, reference)
     want = files_digest(reference)
+    results_pictures_shown(reference, game_id)
     books = [w for w in written if w != "pictures"]
     assert books == ["master", *[f"player:{p.name}" for p in players], BOARD]   # then the pictures
     if command == "undo":        # the undone round's pictures went with it
