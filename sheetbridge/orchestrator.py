@@ -22,6 +22,7 @@ from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
+from .confessionals import read_webhooks
 from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -111,6 +112,7 @@ class Loaded:
     extra: dict[str, Any] = field(default_factory=dict)       # other master tabs read with the game (Control)
     accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
     identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
+    webhooks: dict[str, str] = field(default_factory=dict)     # player -> confessional webhook (Players tab only)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -198,6 +200,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
                   record.get("locked"), record.get("deadline", "") if deadline is None else deadline,
                   dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
     ld.identities = dict(record.get("identities") or {})
+    ld.webhooks = read_webhooks(rects[L.tab_name("players")], match.players)
     return ld
 
 
@@ -700,7 +703,7 @@ def _commit(ld: Loaded, progress: Progress | None = None) -> str:
 
     def draw() -> dict[str, TabData]:
         return master_tabs(m, ld.players, ld.locations, ld.board_location, ld.store, ld.warnings,
-                           record_extra=ld.record_extra())
+                           record_extra=ld.record_extra(), webhooks=ld.webhooks)
 
     mtabs = draw()
     if ld.store.prepare_write(MASTER, ld.master.location, mtabs):
