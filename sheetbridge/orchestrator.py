@@ -23,6 +23,7 @@ from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
 from .confessionals import read_webhooks
+from .private_pictures import prepare_picture_files, upload, with_link
 from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -113,6 +114,7 @@ class Loaded:
     accepted: list[str] = field(default_factory=list)   # ledger edits accepted by this load (see integrity.accept)
     identities: dict[str, str] = field(default_factory=dict)   # book key -> file id (identity.py); {} in older games
     webhooks: dict[str, str] = field(default_factory=dict)     # player -> confessional webhook (Players tab only)
+    picture_files: dict[str, str] = field(default_factory=dict)  # player -> their picture's Drive file (Google)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -123,6 +125,8 @@ class Loaded:
                  "locked": self.locked, "deadline": self.deadline, "opened_at": opened}
         if self.identities:   # (an older game's record stays as it was until `repair` gives it identities)
             extra["identities"] = dict(self.identities)
+        if self.picture_files:
+            extra["picture_files"] = dict(self.picture_files)
         return extra
 
 
@@ -201,6 +205,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
                   dict(record.get("opened_at", {})), {t: rects[t] for t in extra_tabs if t in rects}, accepted)
     ld.identities = dict(record.get("identities") or {})
     ld.webhooks = read_webhooks(rects[L.tab_name("players")], match.players)
+    ld.picture_files = dict(record.get("picture_files") or {})
     return ld
 
 
@@ -556,6 +561,7 @@ class Write:
     tabs: dict[str, TabData]
     create: bool = False          # the book is missing or unreadable: create it anew (repair only)
     remove: list[str] = field(default_factory=list)   # tabs to remove after writing (a renamed Submission tab)
+    uploads: list = field(default_factory=list)   # (Drive file, PNG): the player's picture, put before the tabs
 
 
 def _is_locked(ld: Loaded) -> bool:
@@ -588,6 +594,8 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
                 ld.locked["raw"].get(p) if locked else _fresh_prefill(ld, p))
         want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False),
                            picture=ld.store.embeds_pictures)
+        results = L.tab_name("results")
+        want[results], uploads = with_link(want[results], m, p, ld.picture_files.get(p))
         sub = L.tab_name("submission")
         tabs = {name: tab for name, tab in want.items()
                 if name != sub and st.rects.get(name) != tab.values()}
@@ -598,7 +606,7 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
             tabs = {n: tabs[n] for n in want if n in tabs}
             if len(tabs) == len(want):    # a whole book: its Identity tab too, so it stays one whole write
                 tabs = ID.with_identity(tabs, st.key, ld.identities)
-            out.append(Write(st.key, st.location, tabs))
+            out.append(Write(st.key, st.location, tabs, uploads=uploads if results in tabs else []))
     st = books.get(BOARD)
     if st is not None and st.rects is not None:
         board = L.tab_name("board")   # (the Picture tab shows the same round: it follows the Board tab)
@@ -623,6 +631,7 @@ def _write_all(ld: Loaded, writes: Sequence[Write | PictureWrite], progress: Pro
         if isinstance(w, PictureWrite):
             w.publish()
         else:
+            upload(ld.store, w.uploads)   # (first: the Results tab written is what says it is done)
             ld.store.open(w.key, w.location).write(w.tabs)
 
     def published(w: Write | PictureWrite, _result) -> None:
@@ -894,7 +903,8 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         ld.locked = None                      # the next round's forms open unlocked
         if request_id:
             ld.handled.append(request_id)
-        # Compute everything before the first write.
+        # Compute everything before the first write (a player's first picture file: made, empty, to be linked).
+        prepare_picture_files(ld)
         writes = _plan(ld, books)
         written = [_commit(ld, progress)]
         written += _write_all(ld, writes, progress, checked=True)

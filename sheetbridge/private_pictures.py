@@ -52,3 +52,46 @@ def with_picture(tab: TabData, m: Match, player: str) -> TabData:
     rows = [list(r) for r in tab.rows] + [[], [CellData(picture_caption(round_no), bold=True)]]
     image = TabImage(png_bytes(pic), row=len(rows), col=0, name=f"round-{round_no}-your-picture.png")
     return replace(tab, rows=rows, images=[*tab.images, image])
+
+
+# ------------------------------------------------------------ Google: a Drive file per player, linked
+
+def links_pictures(store: Any) -> bool:
+    """A backend that keeps each player's picture in a file of theirs and links it (Google)."""
+    return bool(getattr(store, "links_pictures", False))
+
+
+def prepare_picture_files(ld: Any) -> None:
+    """Before the commit of a round that draws a player a picture: make sure that player has their
+    Drive file (created empty and shared with them alone), recorded in ``ld.picture_files`` so the
+    commit names it and every later plan links it."""
+    if not links_pictures(ld.store):
+        return
+    from .sheets.google_pictures import ensure_picture_file
+    emails = {p.name: p.email for p in ld.players}
+    for player in ld.match.players:
+        if player not in ld.picture_files and latest_picture(ld.match, player) is not None:
+            ld.picture_files[player] = ensure_picture_file(ld.store, player, emails.get(player, ""))
+
+
+def with_link(tab: TabData, m: Match, player: str, file_id: str | None) -> tuple[TabData, list[tuple[str, bytes]]]:
+    """The Results tab with a line linking the player's picture file, and the upload that puts the
+    last round's picture in it: (tab, [(file id, png)]). Unchanged, and nothing to upload, when the
+    round draws them none or they have no file yet."""
+    found = latest_picture(m, player)
+    if found is None or not file_id:
+        return tab, []
+    round_no, pic = found
+    from .pictures import png_bytes
+    from .sheets.google_pictures import picture_link
+    caption = f"{picture_caption(round_no)}; only you can open it: {picture_link(file_id)}"
+    rows = [list(r) for r in tab.rows] + [[], [CellData(caption, bold=True)]]
+    return replace(tab, rows=rows), [(file_id, png_bytes(pic))]
+
+
+def upload(store: Any, uploads: list[tuple[str, bytes]]) -> None:
+    if not uploads:
+        return
+    from .sheets.google_pictures import upload_picture
+    for file_id, png in uploads:
+        upload_picture(store, file_id, png)
