@@ -23,7 +23,7 @@ from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
 from .confessionals import read_webhooks
-from .private_pictures import prepare_picture_files, upload, with_link
+from .private_pictures import picture_link_of, picture_uploads, prepare_picture_files, upload
 from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -593,9 +593,7 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
         fill = ((prefill or {}).get(p) if prefill is not None else
                 ld.locked["raw"].get(p) if locked else _fresh_prefill(ld, p))
         want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False),
-                           picture=ld.store.embeds_pictures)
-        results = L.tab_name("results")
-        want[results], uploads = with_link(want[results], m, p, ld.picture_files.get(p))
+                           picture=ld.store.embeds_pictures, picture_link=picture_link_of(ld, p))
         sub = L.tab_name("submission")
         tabs = {name: tab for name, tab in want.items()
                 if name != sub and st.rects.get(name) != tab.values()}
@@ -606,7 +604,8 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
             tabs = {n: tabs[n] for n in want if n in tabs}
             if len(tabs) == len(want):    # a whole book: its Identity tab too, so it stays one whole write
                 tabs = ID.with_identity(tabs, st.key, ld.identities)
-            out.append(Write(st.key, st.location, tabs, uploads=uploads if results in tabs else []))
+            uploads = picture_uploads(ld, p) if L.tab_name("results") in tabs else []
+            out.append(Write(st.key, st.location, tabs, uploads=uploads))
     st = books.get(BOARD)
     if st is not None and st.rects is not None:
         board = L.tab_name("board")   # (the Picture tab shows the same round: it follows the Board tab)
@@ -1006,7 +1005,7 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
                 prefill, renamed, note = _salvage(ld, p, st)
                 notes.append(note)
             tabs = ID.with_identity(player_tabs(m, p, prefill if prefill is not None else _fresh_prefill(ld, p),
-                                                picture=ld.store.embeds_pictures),
+                                                picture=ld.store.embeds_pictures, picture_link=picture_link_of(ld, p)),
                                     st.key, ld.identities)
             if st.foreign:
                 writes.append(_replace_foreign(ld, st, tabs, notes))

@@ -6,9 +6,10 @@ the same view the Results tab's text comes from. On a backend that embeds images
 the last resolved round's picture is shown below the player's report, so the host no longer
 sends each PNG by hand. Nothing here reads another player's facts.
 
-The caption names the round: a Results tab whose text is unchanged shows the same picture,
-so comparing a tab's values (what the orchestrator's publication plan does) also tells
-whether its picture must be redrawn.
+The "Your picture" block names the round: a Results tab whose text is unchanged shows the same
+picture, so comparing a tab's values (what the orchestrator's publication plan does) also tells
+whether its picture must be redrawn. On Google, where a sheet cannot hold an image that is not
+public, the block links a Drive file of the player's own (``sheets/google_pictures.py``).
 """
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from .core.match import Match
-from .sheets.model import CellData, TabData, TabImage
+from .core.types import Block, Report
+from .sheets import layout as L
+from .sheets.model import TabData, TabImage
 
 
 def player_picture(m: Match, round_no: int, player: str) -> Any:
@@ -37,21 +40,26 @@ def latest_picture(m: Match, player: str) -> tuple[int, Any] | None:
     return None if pic is None else (last, pic)
 
 
-def picture_caption(round_no: int) -> str:
-    return f"Round {round_no}: your picture (drawn from what only you were told)"
+PICTURE_BLOCK = "Your picture"
 
 
-def with_picture(tab: TabData, m: Match, player: str) -> TabData:
-    """The Results tab ``tab`` with the player's picture of the last round below it: a blank row,
-    the caption, then the image anchored under the caption. Unchanged when there is none."""
-    found = latest_picture(m, player)
+def results_tab(report: Report, m: Match, player: str, *, embed: bool = False,
+                link: str | None = None) -> TabData:
+    """The player's Results tab: their report, then (when the last round draws them a picture) a
+    "Your picture" block naming the round, and the picture itself below it (``embed``: xlsx) or
+    the address of their own picture file (``link``: Google). Otherwise the report alone."""
+    found = latest_picture(m, player) if embed or link else None
     if found is None:
-        return tab
+        return L.report_tab(report)
     round_no, pic = found
+    line = f"Round {round_no}, drawn from what only you were told: " + (f"{link} (only you can open it)" if link
+                                                                         else "below.")
+    tab = L.report_tab(replace(report, blocks=(*report.blocks, Block(PICTURE_BLOCK, (line,)))))
+    if not embed:
+        return tab
     from .pictures import png_bytes
-    rows = [list(r) for r in tab.rows] + [[], [CellData(picture_caption(round_no), bold=True)]]
-    image = TabImage(png_bytes(pic), row=len(rows), col=0, name=f"round-{round_no}-your-picture.png")
-    return replace(tab, rows=rows, images=[*tab.images, image])
+    image = TabImage(png_bytes(pic), row=len(tab.rows) + 1, col=0, name=f"round-{round_no}-your-picture.png")
+    return replace(tab, images=[*tab.images, image])
 
 
 # ------------------------------------------------------------ Google: a Drive file per player, linked
@@ -74,19 +82,23 @@ def prepare_picture_files(ld: Any) -> None:
             ld.picture_files[player] = ensure_picture_file(ld.store, player, emails.get(player, ""))
 
 
-def with_link(tab: TabData, m: Match, player: str, file_id: str | None) -> tuple[TabData, list[tuple[str, bytes]]]:
-    """The Results tab with a line linking the player's picture file, and the upload that puts the
-    last round's picture in it: (tab, [(file id, png)]). Unchanged, and nothing to upload, when the
-    round draws them none or they have no file yet."""
-    found = latest_picture(m, player)
-    if found is None or not file_id:
-        return tab, []
-    round_no, pic = found
-    from .pictures import png_bytes
+def picture_link_of(ld: Any, player: str) -> str | None:
+    """The address of the player's picture file (Google), if they have one."""
+    file_id = ld.picture_files.get(player) if links_pictures(ld.store) else None
+    if not file_id:
+        return None
     from .sheets.google_pictures import picture_link
-    caption = f"{picture_caption(round_no)}; only you can open it: {picture_link(file_id)}"
-    rows = [list(r) for r in tab.rows] + [[], [CellData(caption, bold=True)]]
-    return replace(tab, rows=rows), [(file_id, png_bytes(pic))]
+    return picture_link(file_id)
+
+
+def picture_uploads(ld: Any, player: str) -> list[tuple[str, bytes]]:
+    """The upload that puts the last round's picture in the player's file: [(file id, png)] or []."""
+    file_id = ld.picture_files.get(player) if links_pictures(ld.store) else None
+    found = latest_picture(ld.match, player) if file_id else None
+    if found is None:
+        return []
+    from .pictures import png_bytes
+    return [(file_id, png_bytes(found[1]))]
 
 
 def upload(store: Any, uploads: list[tuple[str, bytes]]) -> None:

@@ -169,20 +169,19 @@ def _cell(v: Any) -> Any:
 
 
 def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None,
-                locked: bool = False, picture: bool = False) -> dict[str, TabData]:
+                locked: bool = False, picture: bool = False, picture_link: str | None = None) -> dict[str, TabData]:
     """A player's book: their form, their private report (the one view function), the public board.
     ``locked``: the deadline passed; the form shows the snapshot and nothing in it is editable.
-    ``picture`` (a backend that embeds images: xlsx): their own picture below their report."""
+    ``picture`` (a backend that embeds images: xlsx): their own picture below their report;
+    ``picture_link`` (Google): the address of their own picture file instead (private_pictures.py)."""
     if m.finished:
         sub = L.closed_form_tab("The match is over: no more submissions.")
     else:
         sub = L.form_tab(m.form(player), player, prefill)
         if locked:
             sub = locked_form(sub)
-    results = L.report_tab(m.player_report(player))
-    if picture:
-        from .private_pictures import with_picture
-        results = with_picture(results, m, player)
+    from .private_pictures import results_tab
+    results = results_tab(m.player_report(player), m, player, embed=picture, link=picture_link)
     return {L.tab_name("submission"): sub,
             L.tab_name("results"): results,
             L.tab_name("board"): L.report_tab(m.public_report())}
