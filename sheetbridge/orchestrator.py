@@ -1027,6 +1027,8 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
         moved = False
         _check_revision(ld)
         for w in writes:
+            if w.key.startswith("player:"):   # the picture its Results tab links, put first (Google)
+                upload(store, picture_uploads(ld, w.key.split(":", 1)[1]))
             if w.create:
                 p = w.key.split(":", 1)[1] if w.key.startswith("player:") else ""
                 title = f"{m.game.spec.name}: {p}" if p else f"{m.game.spec.name}: public board"
