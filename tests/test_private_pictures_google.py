@@ -69,3 +69,19 @@ def test_each_players_picture_is_a_drive_file_only_they_can_open_linked_from_the
         assert fake.files[ld.picture_files[p]].content == render_png(latest_picture(ld.match, p)[1])
     assert {fid: f.content for fid, f in pictures.items()} != round_before
     assert not [x for x in fake.log if x.method_id == "drive.files.create"]
+
+
+def test_repair_puts_the_picture_back_in_the_file_its_results_tab_links(tmp_path):
+    fake = FakeGoogle(seed=12)
+    folder = tmp_path / "skeld"
+    store = fake.store(HOST, game_folder=folder)
+    store.game_id = "skeld"
+    O.new_game("skeld", [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in PLAYERS], store, seed=4,
+               folder=folder)
+    play_round(store)
+    ld = O.load(store)
+    ann = fake.files[ld.picture_files["Ann"]]
+    want = ann.content
+    ann.content = b"lost"                        # (a run cut off between the upload and the book, say)
+    O.repair(store, players=["Ann"])
+    assert ann.content == want
