@@ -45,11 +45,13 @@ def short_webhook(url: str) -> str:
     'discord.com/api/webhooks/1234…'
     """
     parts = urlsplit(url.strip())
+    if not parts.netloc:                  # not an address at all: its first characters only
+        return f"{url.strip()[:PREFIX_CHARS]}…"
     path = parts.path
     marker = "/webhooks/"
     head, tail = (path[:path.index(marker) + len(marker)], path[path.index(marker) + len(marker):]) \
         if marker in path else ("/", path.lstrip("/"))
-    return f"{parts.netloc or '?'}{head}{tail[:PREFIX_CHARS]}…"
+    return f"{parts.netloc}{head}{tail[:PREFIX_CHARS]}…"
 
 
 def _is_web_address(url: str) -> bool:
@@ -78,8 +80,9 @@ def deliveries(private: Mapping[str, Sequence[str]], pictures: Mapping[str, byte
     for player, messages in private.items():
         url = webhooks.get(player, "").strip()
         if not url:
-            out.append(Delivery(player, False, f"{player}: no {WEBHOOK_HEADER} in the master's Players tab (column E); "
-                                               "not posted: paste it there, or send the message above by hand"))
+            out.append(Delivery(player, False, f"{player}: no {WEBHOOK_HEADER} in the master's Players tab (column "
+                                               "E); not posted: paste it there (or print it with --private and send "
+                                               "it by hand)"))
             continue
         shown = short_webhook(url)
         shared = [p for p in owners.get(url, []) if p != player]
