@@ -22,9 +22,11 @@ from .core.game import get_game
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
+from .confessionals import read_webhooks
 from .deadlines import RoundDeadlines
 from .host_lines import listed
 from .late_lock import late_entries, locked_fill, remember_lock, restore_lock
+from .private_pictures import picture_link_of, picture_uploads, prepare_picture_files, upload
 from .picture_files import PictureWrite, plan_pictures, remove_leftovers, round_pictures
 from .sheets import layout as L
 from .sheets.store import BOARD, MASTER, Book, Store, player_key
@@ -122,6 +124,8 @@ class Loaded:
     opens_round: bool = False    # this command's master write opens a round (resolve, undo): its opening is recorded
     reminders: str = ""                       # the Config tab's reminder times before the deadline ("24h, 1h")
     webhook: str = ""                         # the Config tab's Discord webhook (menu's announce, watch's reminders)
+    webhooks: dict[str, str] = field(default_factory=dict)     # player -> confessional webhook (Players tab only)
+    picture_files: dict[str, str] = field(default_factory=dict)  # player -> their picture's Drive file (Google)
 
     def record_extra(self) -> dict[str, Any]:
         """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
@@ -142,6 +146,8 @@ class Loaded:
         extra.update(self.deadlines.to_record())
         if self.lock_history:
             extra["lock_history"] = self.lock_history
+        if self.picture_files:
+            extra["picture_files"] = dict(self.picture_files)
         return extra
 
 
@@ -225,6 +231,8 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
     for key in ("reminders", "webhook"):
         typed = _read_setting(rects[L.tab_name("config")], key)
         setattr(ld, key, record.get(key, "") if typed is None else typed)
+    ld.webhooks = read_webhooks(rects[L.tab_name("players")], match.players)
+    ld.picture_files = dict(record.get("picture_files") or {})
     return ld
 
 
@@ -586,6 +594,7 @@ class Write:
     tabs: dict[str, TabData]
     create: bool = False          # the book is missing or unreadable: create it anew (repair only)
     remove: list[str] = field(default_factory=list)   # tabs to remove after writing (a renamed Submission tab)
+    uploads: list = field(default_factory=list)   # (Drive file, PNG): the player's picture, put before the tabs
 
 
 def _is_locked(ld: Loaded) -> bool:
@@ -616,7 +625,8 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
         locked = _is_locked(ld)
         fill = ((prefill or {}).get(p) if prefill is not None else
                 locked_fill(ld, p) if locked else _fresh_prefill(ld, p))
-        want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False))
+        want = player_tabs(m, p, fill, locked=locked and getattr(ld.store, "locks_forms", False),
+                           picture=ld.store.embeds_pictures, picture_link=picture_link_of(ld, p))
         sub = L.tab_name("submission")
         tabs = {name: tab for name, tab in want.items()
                 if name != sub and st.rects.get(name) != tab.values()}
@@ -627,7 +637,8 @@ def _plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] =
             tabs = {n: tabs[n] for n in want if n in tabs}
             if len(tabs) == len(want):    # a whole book: its Identity tab too, so it stays one whole write
                 tabs = ID.with_identity(tabs, st.key, ld.identities)
-            out.append(Write(st.key, st.location, tabs))
+            uploads = picture_uploads(ld, p) if L.tab_name("results") in tabs else []
+            out.append(Write(st.key, st.location, tabs, uploads=uploads))
     st = books.get(BOARD)
     if st is not None and st.rects is not None:
         board = L.tab_name("board")   # (the Picture tab shows the same round: it follows the Board tab)
@@ -652,6 +663,7 @@ def _write_all(ld: Loaded, writes: Sequence[Write | PictureWrite], progress: Pro
         if isinstance(w, PictureWrite):
             w.publish()
         else:
+            upload(ld.store, w.uploads)   # (first: the Results tab written is what says it is done)
             ld.store.open(w.key, w.location).write(w.tabs)
 
     def published(w: Write | PictureWrite, _result) -> None:
@@ -732,7 +744,7 @@ def _commit(ld: Loaded, progress: Progress | None = None) -> str:
 
     def draw() -> dict[str, TabData]:
         return master_tabs(m, ld.players, ld.locations, ld.board_location, ld.store, ld.warnings,
-                           record_extra=ld.record_extra())
+                           record_extra=ld.record_extra(), webhooks=ld.webhooks)
 
     mtabs = draw()
     if ld.store.prepare_write(MASTER, ld.master.location, mtabs):
@@ -943,7 +955,8 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         ld.opens_round = True
         if request_id:
             ld.handled.append(request_id)
-        # Compute everything before the first write.
+        # Compute everything before the first write (a player's first picture file: made, empty, to be linked).
+        prepare_picture_files(ld)
         writes = _plan(ld, books)
         written = [_commit(ld, progress)]
         written += _write_all(ld, writes, progress, checked=True)
@@ -1050,7 +1063,8 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
             elif st.error:
                 prefill, renamed, note = _salvage(ld, p, st)
                 notes.append(note)
-            tabs = ID.with_identity(player_tabs(m, p, prefill if prefill is not None else _fresh_prefill(ld, p)),
+            tabs = ID.with_identity(player_tabs(m, p, prefill if prefill is not None else _fresh_prefill(ld, p),
+                                                picture=ld.store.embeds_pictures, picture_link=picture_link_of(ld, p)),
                                     st.key, ld.identities)
             if st.foreign:
                 writes.append(_replace_foreign(ld, st, tabs, notes))
@@ -1072,6 +1086,8 @@ def repair(store: Store, players: Sequence[str] | None = None, board: bool | Non
         moved = False
         _check_revision(ld)
         for w in writes:
+            if w.key.startswith("player:"):   # the picture its Results tab links, put first (Google)
+                upload(store, picture_uploads(ld, w.key.split(":", 1)[1]))
             if w.create:
                 p = w.key.split(":", 1)[1] if w.key.startswith("player:") else ""
                 title = f"{m.game.spec.name}: {p}" if p else f"{m.game.spec.name}: public board"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .core import integrity
 from .core.decisions import ballots_text, pending_text
+from .confessionals import WEBHOOK_HEADER
 from .core.match import Match
 from .sheets import layout as L
 from .sheets.model import CellData, TabData, TabImage
@@ -21,8 +22,11 @@ if TYPE_CHECKING:
 
 def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mapping[str, str], board: str,
                 store: Store, warnings: Sequence[str] = (),
-                record_extra: Mapping[str, Any] | None = None) -> dict[str, TabData]:
-    """The master's tabs; `record_extra` adds orchestrator bookkeeping to the record (revision, saved entries)."""
+                record_extra: Mapping[str, Any] | None = None,
+                webhooks: Mapping[str, str] | None = None) -> dict[str, TabData]:
+    """The master's tabs; `record_extra` adds orchestrator bookkeeping to the record (revision, saved entries);
+    `webhooks`: each player's confessional webhook as the host typed it (kept in the Players tab only,
+    never in the record: confessionals.py)."""
     m = ld_match
     game = m.game
     cfg_rows: list[list[Any]] = [["game", game.spec.id, game.spec.name], ["name", m.name, "this game's id in the ledger"],
@@ -44,7 +48,8 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
                          f"{o.help}{allowed} Default {_cell(o.default)}."
                          + (f" ({o.ruling})" if o.ruling else "")])
     bal = m.ledger.balances(m.players)
-    player_rows = [[p.name, p.email, locations.get(p.name, ""), bal[p.name]] for p in players]
+    player_rows = [[p.name, p.email, locations.get(p.name, ""), bal[p.name], (webhooks or {}).get(p.name, "")]
+                   for p in players]
     log_rows: list[list[Any]] = [["round", "note"]]
     for w in warnings:
         log_rows.append(["", w])
@@ -63,7 +68,8 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     tabs = {
         L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"],
                                               max_widths={2: L.width("config_help")}),
-        L.tab_name("players"): L.key_value_tab("Players", player_rows, ["player", "email", "file", "garnets now"]),
+        L.tab_name("players"): L.key_value_tab("Players", player_rows, ["player", "email", "file", "garnets now",
+                                                                          WEBHOOK_HEADER]),
         L.tab_name("rounds"): rounds_tab(m),
         L.tab_name("board"): L.report_tab(m.public_report()),
         L.tab_name("ledger"): ledger_tab(m),
@@ -183,17 +189,21 @@ def _cell(v: Any) -> Any:
 
 
 def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None,
-                locked: bool = False) -> dict[str, TabData]:
+                locked: bool = False, picture: bool = False, picture_link: str | None = None) -> dict[str, TabData]:
     """A player's book: their form, their private report (the one view function), the public board.
-    ``locked``: the deadline passed; the form shows the snapshot and nothing in it is editable."""
+    ``locked``: the deadline passed; the form shows the snapshot and nothing in it is editable.
+    ``picture`` (a backend that embeds images: xlsx): their own picture below their report;
+    ``picture_link`` (Google): the address of their own picture file instead (private_pictures.py)."""
     if m.finished:
         sub = L.closed_form_tab("The match is over: no more submissions.")
     else:
         sub = L.form_tab(m.form(player), player, prefill)
         if locked:
             sub = locked_form(sub)
+    from .private_pictures import results_tab
+    results = results_tab(m.player_report(player), m, player, embed=picture, link=picture_link)
     return {L.tab_name("submission"): sub,
-            L.tab_name("results"): L.report_tab(m.player_report(player)),
+            L.tab_name("results"): results,
             L.tab_name("board"): L.report_tab(m.public_report())}
 
 

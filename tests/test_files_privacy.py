@@ -12,6 +12,7 @@ from sheetbridge.core.game import games
 from sheetbridge.orchestrator import PlayerInfo, demo, load
 from sheetbridge.identity import identity_tab
 from sheetbridge.pictures import render_png
+from sheetbridge.private_pictures import latest_picture
 from sheetbridge.sheets.store import BOARD, player_key
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.tabs import board_picture, picture_tab
@@ -68,6 +69,7 @@ def test_no_player_file_holds_another_players_secrets(game_id, tmp_path):
     for p in m.players:   # a file carries its own file id only: nobody can pass a file off as another's
         others = {fid for key, fid in ld.identities.items() if key != player_key(p)}
         assert ld.identities[player_key(p)] in files[p]["all"] and not files[p]["all"] & others
+    assert_pictures_private(tmp_path, ld)
     checked = 0
     for p, q, secret in secrets_by_pair(m, files):
         leaked = files[p]["all"] & secret
@@ -90,6 +92,26 @@ def test_no_player_file_holds_another_players_secrets(game_id, tmp_path):
         assert pic == m.game.picture(visible(m.rounds[-1].facts, None), None, m.context(last))
 
 
+def embedded_pictures(path):
+    return [image._data() for ws in openpyxl.load_workbook(path).worksheets for image in ws._images]
+
+
+def assert_pictures_private(folder, ld):
+    """Each player's file shows their own picture of the last round (issue 27, point 4), in their
+    Results tab, and no picture drawn for anyone else (one identical to their own is not a secret)."""
+    m = ld.match
+    own = {p: render_png(found[1]) for p in m.players if (found := latest_picture(m, p)) is not None}
+    for p in m.players:
+        path = folder / ld.locations[p]
+        shown = embedded_pictures(path)
+        assert shown == ([own[p]] if p in own else []), f"{p}'s file shows {len(shown)} picture(s)"
+        if p in own:
+            assert [image._data() for image in openpyxl.load_workbook(path)["Results"]._images] == [own[p]]
+        leaked = [q for q, png in own.items() if q != p and png in shown and png != own.get(p)]
+        assert not leaked, f"{p}'s file shows the picture drawn for {leaked}"
+    return own
+
+
 def test_the_privacy_check_can_fail(tmp_path):
     # Write Bo's private report into Ann's file and the check must see it.
     from sheetbridge.sheets import layout as L
@@ -102,3 +124,20 @@ def test_the_privacy_check_can_fail(tmp_path):
     files = {p: {"all": file_lines(tmp_path / ld.locations[p]), "form": set()} for p in m.players}
     leaks = [p for p, q, secret in secrets_by_pair(m, files) if files[p]["all"] & secret]
     assert "Ann" in leaks
+
+
+def test_the_picture_check_can_fail(tmp_path):
+    # Skeld draws each player their own map: show Bo's in Ann's Results tab and the check must see it.
+    from dataclasses import replace
+    from sheetbridge.sheets import layout as L
+    from sheetbridge.sheets.model import TabImage
+    store = XlsxStore(tmp_path)
+    demo("skeld", store, seed=3, players=[PlayerInfo(n, "", 10) for n in ["Ann", "Bo", "Cy", "Dee"]],
+         folder=tmp_path)
+    ld = load(XlsxStore(tmp_path))
+    own = assert_pictures_private(tmp_path, ld)
+    assert set(own) == set(ld.match.players) and len(set(own.values())) > 1
+    tab = replace(L.report_tab(ld.match.player_report("Ann")), images=[TabImage(own["Bo"])])
+    store.open("player:Ann", ld.locations["Ann"]).write({"Leak": tab})
+    with pytest.raises(AssertionError, match="Ann's file shows 2 picture"):
+        assert_pictures_private(tmp_path, ld)

@@ -20,6 +20,8 @@ from sheetbridge import orchestrator as O
 from sheetbridge.core.errors import BackendError, ConfigError, WorkbookError
 from sheetbridge.sheets import google as G
 from sheetbridge.sheets import layout as L
+from sheetbridge.private_pictures import PICTURE_BLOCK
+from sheetbridge.sheets.google_pictures import PICTURE_MIME
 from sheetbridge.sheets.model import CellData as C, TabData
 from sheetbridge.sheets.store import BOARD, MASTER, player_key
 from sheetbridge.sheets.xlsx import XlsxStore
@@ -480,6 +482,17 @@ def snapshot(store) -> dict:
     return out
 
 
+def without_picture_block(snap: dict) -> dict:
+    """A snapshot with each player's "Your picture" block (the Results tab's last) left out."""
+    out = dict(snap)
+    for key, tabs in snap.items():
+        results = tabs.get(L.tab_name("results")) if isinstance(tabs, dict) else None
+        at = next((i for i, row in enumerate(results or []) if row[:1] == [PICTURE_BLOCK]), None)
+        if at is not None:
+            out[key] = {**tabs, L.tab_name("results"): results[:at]}
+    return out
+
+
 def run_demo_on_fake(fake, game_id, folder, seed=7, monkeypatch=None, per_round=None):
     st = fake.store(HOST, game_folder=folder)
     st.game_id = game_id
@@ -506,7 +519,9 @@ def test_a_whole_demo_game_matches_the_xlsx_run(game_id, tmp_path, monkeypatch):
     xres = O.demo(game_id, xstore, seed=7, folder=tmp_path / "x", players=_players(game_id))
     assert gres.rounds == xres.rounds and gres.rounds == len(per_round)
     assert gres.match.ledger.rows == xres.match.ledger.rows
-    assert snapshot(gstore) == snapshot(xstore)
+    # Alike but for each player's picture: shown in the Results tab on xlsx, linked on Google (issue 27).
+    assert without_picture_block(snapshot(gstore)) == without_picture_block(snapshot(xstore))
+    pictures = {fid for fid, f in fake.files.items() if f.mime == PICTURE_MIME}
 
     n = len(gres.match.players)
     assert not fake.quota_hits
@@ -518,6 +533,9 @@ def test_a_whole_demo_game_matches_the_xlsx_run(game_id, tmp_path, monkeypatch):
             by_file.setdefault(e.file, []).append(e.kind)
         master = gstore.master_location()
         for fid, kinds in by_file.items():
+            if fid in pictures or fid == "-":    # players' picture files: found or made once, then an upload a round
+                assert kinds.count("drive") <= (2 * n if fid == "-" else 3), (fid, kinds)
+                continue
             # The master is read twice: at the start, and to compare-and-set its revision before the commit;
             # and the game lock (its Lock tab) costs 2 reads and 2 writes (see docs/google.md).
             assert kinds.count("read") <= (4 if fid == master else 1), (fid, kinds)
@@ -526,10 +544,11 @@ def test_a_whole_demo_game_matches_the_xlsx_run(game_id, tmp_path, monkeypatch):
         assert sum(e.kind == "read" for e in ok) <= n + 5          # players, board, master twice, the lock
         assert sum(e.kind == "write" for e in ok) <= n + 4          # players, board, master, the lock
 
-    # privacy: every player can open exactly their own file and the public board
+    # privacy: every player can open exactly their own file, the public board and their own picture's file
     ld = O.load(gstore)
     for p in _players(game_id):
-        assert sorted(fake.readable_by(p.email)) == sorted([ld.locations[p.name], ld.board_location])
+        own = [ld.picture_files[p.name]] if p.name in ld.picture_files else []
+        assert sorted(fake.readable_by(p.email)) == sorted([ld.locations[p.name], ld.board_location, *own])
         perms = fake.files[ld.locations[p.name]].permissions
         assert sorted(x["emailAddress"] for x in perms) == sorted([HOST, p.email])
     assert [x["emailAddress"] for x in fake.files[gstore.master_location()].permissions] == [HOST]

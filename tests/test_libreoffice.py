@@ -95,3 +95,29 @@ def test_libreoffice_shows_the_board_picture_unstretched(played, tmp_path):
     subprocess.run(["pdfimages", "-png", str(tmp_path / "board.pdf"), str(tmp_path / "img")], check=True)
     shown = Image.open(tmp_path / "img-000.png").convert("RGB")
     assert shown.tobytes() == png.convert("RGB").tobytes()  # every pixel as drawn
+
+
+def test_libreoffice_shows_a_players_own_picture_in_their_results_unstretched(tmp_path):
+    """Skeld draws each player a map of their own (issue 27): Ann's file, rendered, shows that one
+    picture, pixel for pixel, and it is the one in the host's folder."""
+    from PIL import Image
+    from sheetbridge import orchestrator as O
+    from sheetbridge.core.match import random_submissions
+    from sheetbridge.core.rng import Rng
+    from sheetbridge.sheets.xlsx import XlsxStore
+    folder = tmp_path / "skeld"
+    store = XlsxStore(folder)
+    O.new_game("skeld", [O.PlayerInfo(n, "", 10) for n in ["Ann", "Bo", "Cy", "Dee"]], store, seed=4, folder=folder)
+    ld = O.load(store)
+    for p, raw in random_submissions(ld.match, Rng.from_seed(5, "test players")).items():
+        O.fill_submission(store, ld, p, raw)
+    round_no = O.resolve(XlsxStore(folder)).record.round
+    convert(folder / "players" / "Ann.xlsx", tmp_path, "pdf")
+    listing = subprocess.run(["pdfimages", "-list", str(tmp_path / "Ann.pdf")], capture_output=True, text=True,
+                             check=True).stdout.splitlines()[2:]
+    assert len({line.split()[10] for line in listing}) == 1, listing   # one image (on each page it spans)
+    cols = listing[0].split()
+    png = Image.open(folder / "pictures" / "private" / f"Ann-round-{round_no}.png")
+    assert (int(cols[3]), int(cols[4])) == png.size and cols[12] == cols[13]
+    subprocess.run(["pdfimages", "-png", str(tmp_path / "Ann.pdf"), str(tmp_path / "img")], check=True)
+    assert Image.open(tmp_path / "img-000.png").convert("RGB").tobytes() == png.convert("RGB").tobytes()

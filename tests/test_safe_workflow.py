@@ -21,6 +21,7 @@ import pytest
 from sheetbridge import orchestrator as O
 from sheetbridge.core.errors import GameBusy
 from sheetbridge.picture_files import PictureWrite, picture_path, round_pictures
+from sheetbridge.private_pictures import latest_picture
 from sheetbridge.sheets.store import BOARD
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.core.game import get_game
@@ -174,6 +175,15 @@ def reference_run(store, command: str, folder: Path) -> tuple[list[str], int]:
     return written, result.record.round
 
 
+def results_pictures_shown(folder: Path, game_id: str) -> None:
+    """Each player's Results tab shows their own picture of the last round (issue 27): the digests
+    compared after every cut then cover those pictures too (Skeld draws one for every player)."""
+    m = O.load(XlsxStore(folder)).match
+    shown = {p: len(openpyxl.load_workbook(folder / "players" / f"{p}.xlsx")["Results"]._images) for p in m.players}
+    assert shown == {p: int(latest_picture(m, p) is not None) for p in m.players}
+    assert game_id != "skeld" or set(shown.values()) == {1}
+
+
 def assert_converged(folder: Path, got: dict, want: dict, k: int) -> None:
     assert got == want, f"crash after {k} write(s) did not converge"
     assert not leftovers(folder), "a temporary file was left behind"
@@ -199,6 +209,7 @@ def every_cut_converges_xlsx(tmp_path: Path, game_id: str, command: str, players
     shutil.copytree(start, reference)
     written, cut_round = reference_run(XlsxStore(reference), command, reference)
     want = files_digest(reference)
+    results_pictures_shown(reference, game_id)
     books = [w for w in written if w != "pictures"]
     assert books == ["master", *[f"player:{p.name}" for p in players], BOARD]   # then the pictures
     if command == "undo":        # the undone round's pictures went with it
@@ -565,6 +576,11 @@ def test_fuzz_a_crash_after_any_write_of_any_game_converges_google(tmp_path, gam
     every_cut_converges_google(tmp_path, game_id, command, all_players(game_id))
 
 
+def drive_pictures(fake) -> dict:
+    """The players' picture files on Drive (Google games link them from the Results tabs), by content."""
+    return {fid: hashlib.sha256(f.content).hexdigest() for fid, f in fake.files.items() if f.mime == "image/png"}
+
+
 def every_cut_converges_google(tmp_path: Path, game_id: str, command: str, players) -> None:
     """The same on Google (the offline fake): the books are spreadsheets, the pictures go to the host's
     game folder (beside the pointer file) as in an xlsx game."""
@@ -584,9 +600,10 @@ def every_cut_converges_google(tmp_path: Path, game_id: str, command: str, playe
         st.game_id = game_id
         return twin, st, folder
 
-    _, ref, reference = copy_of("reference")
+    ref_fake, ref, reference = copy_of("reference")
     written, _ = reference_run(ref, command, reference)
-    want = {**snapshot(ref), "files": files_digest(reference)}
+    want = {**snapshot(ref), "files": files_digest(reference), "drive": drive_pictures(ref_fake)}
+    assert game_id != "skeld" or len(want["drive"]) == len(players)   # each player's picture file (issue 27)
     # The master first (the commit point); then the player files, the board and the pictures, at once on Google.
     assert written[0] == "master" and sorted(w for w in written[1:] if w != "pictures") == sorted(
         [BOARD] + [f"player:{p.name}" for p in players])
@@ -596,7 +613,7 @@ def every_cut_converges_google(tmp_path: Path, game_id: str, command: str, playe
             getattr(O, command)(crash_after(st, k))
         again = getattr(O, command)(twin.store(HOST, game_folder=folder, master_id=st.master_id))
         assert again.action in ("published", "resolved", "undone"), again.message
-        assert_converged(folder, {**snapshot(st), "files": files_digest(folder)}, want, k)
+        assert_converged(folder, {**snapshot(st), "files": files_digest(folder), "drive": drive_pictures(twin)}, want, k)
 
 
 def test_content_edited_before_round_1_is_what_the_game_plays(tmp_path):

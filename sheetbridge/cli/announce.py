@@ -15,7 +15,11 @@ from . import open_store
               "one message block per player, for confessionals.")
 @click.option("--webhook", metavar="URL", help="Post the public announcement (and the board picture) to this "
               "Discord webhook.")
-def command(folder, round_no, opening, with_private, webhook) -> None:
+@click.option("--post-private", is_flag=True, help="Post each player's confessional, with their picture, to the "
+              "webhook of their own channel typed in the master's Players tab (column E, 'confessional webhook').")
+@click.option("--player", "only", multiple=True, metavar="NAME", help="With --post-private: post only these "
+              "players' confessionals (repeat it; for those not posted last time).")
+def command(folder, round_no, opening, with_private, webhook, post_private, only) -> None:
     """Print the round's public announcement as Discord-ready Markdown (split under 2,000 characters)."""
     from ..announce import Attachment, check_webhook
     from ..orchestrator import announcement, load
@@ -38,6 +42,22 @@ def command(folder, round_no, opening, with_private, webhook) -> None:
     name = f"round-{ann.round}-board.png"
     files = [Attachment(name, ann.pictures["board"])] if "board" in ann.pictures else []
     _post_or_say(webhook, ann.public, files)
+    if post_private:
+        _post_confessionals(store, folder, round_no, only)
+
+
+def _post_confessionals(store, folder, round_no, only) -> None:
+    """Each player's confessional and picture to their own channel's webhook (the master's Players tab)."""
+    from ..confessionals import post_confessionals
+    _, done = post_confessionals(store, round_no, players=only or None)
+    for d in done:
+        click.echo(d.line)
+    left = [d.player for d in done if not d.posted]
+    if left:
+        again = " ".join(f"--player {p}" for p in left)
+        raise click.ClickException(f"{len(left)} of {len(done)} confessional(s) were not posted (see above); "
+                                   f"fix their webhooks in the Players tab, then run `sheetbridge announce "
+                                   f"{folder} --post-private {again}`")
 
 
 def _opening(store, webhook) -> None:

@@ -995,6 +995,7 @@ class GoogleStore(Store):
         return "Google Sheets" + (f" (master {self.master_id})" if self.master_id else "")
 
     locks_forms = True
+    links_pictures = True   # each player's picture: a Drive file of theirs, linked from Results (google_pictures.py)
 
     # ---- Store interface
     @contextlib.contextmanager

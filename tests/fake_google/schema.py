@@ -64,6 +64,18 @@ class Discovery:
                 self.methods.append(Method(m["id"], m["httpMethod"], re.compile(f"^{regex}$"), literal, m))
             self._collect(res.get("resources", {}))
 
+    def find_upload(self, http_method: str, path: str) -> Method | None:
+        """The method whose simple media upload path (``mediaUpload.protocols.simple.path``, e.g.
+        "/upload/drive/v3/files/{fileId}") matches ``path``, the request's whole path."""
+        for m in self.methods:
+            simple = ((m.spec.get("mediaUpload") or {}).get("protocols") or {}).get("simple") or {}
+            if m.http_method != http_method.upper() or not simple.get("path"):
+                continue
+            parts = re.split(r"(\{[^}]+\})", simple["path"])
+            if re.fullmatch("".join("([^/]+?)" if x.startswith("{") else re.escape(x) for x in parts), path):
+                return m
+        return None
+
     def find(self, http_method: str, path: str) -> Method | None:
         """The method for ``path`` (relative to the service path, e.g. "v4/spreadsheets/x")."""
         for m in self.methods:

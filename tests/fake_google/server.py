@@ -8,8 +8,8 @@ GoogleStore use, with Google-shaped JSON and errors:
   values get, batchGet, update, batchUpdate,
   clear, batchClear.
 - Drive: files create, get, list (``q`` with ``appProperties has {...}``, ``trashed``,
-  ``mimeType`` and ``name`` terms), update (name, trashed), delete; permissions create,
-  list, delete.
+  ``mimeType`` and ``name`` terms), update (name, trashed; and a file's bytes by a simple media
+  upload, ``uploadType=media``, kept in ``File.content``), delete; permissions create, list, delete.
 
 Every request's query parameters and body are checked against the discovery
 documents (:mod:`.schema`); a request that does not conform gets 400 with
@@ -107,6 +107,7 @@ class File:
     created: float = 0.0
     app_properties: dict = field(default_factory=dict)
     trashed: bool = False
+    content: bytes = b""                             # a plain file's bytes (a media upload)
 
     def role(self, who: str) -> str | None:
         best = None
@@ -379,18 +380,25 @@ class FakeGoogle:
             api = (self.sheets_api if raw_path.startswith("/v4/") else
                    self.script_api if raw_path.startswith("/v1/projects") else self.drive_api)
             rel = raw_path[len(api.service_path):] if raw_path.startswith(api.service_path) else raw_path.lstrip("/")
-            m = api.find(method, rel)
+            upload = raw_path.startswith("/upload/")       # a simple media upload: the body is the file's bytes
+            m = api.find_upload(method, raw_path) if upload else api.find(method, rel)
             who, file_id, kind = "", "-", "drive" if api is self.drive_api else "read"
             status, out_headers, payload = 200, {}, None
             try:
                 if m is None:
                     raise ApiError(404, f"The requested URL {path} was not found on this server.")
-                args = [unquote(a) for a in m.pattern.match(rel).groups()]
+                args = ([unquote(a) for a in re.fullmatch(r"/upload/drive/v3/files/([^/]+)", raw_path).groups()]
+                        if upload else [unquote(a) for a in m.pattern.match(rel).groups()])
                 names = re.findall(r"\{([^}]+)\}", m.spec.get("flatPath", m.spec["path"]))
                 pargs = dict(zip(names, args))
                 file_id = pargs.get("spreadsheetId") or pargs.get("fileId") or "-"
                 kind = self._kind(m.id)
                 who = self._identity(headers)
+                media = None
+                if upload:
+                    if query.get("uploadType", [""])[-1] != "media":
+                        raise ApiError(501, "the fake Google implements only uploadType=media uploads")
+                    media, body = body or b"", None
                 try:
                     data = json.loads(body.decode("utf-8")) if body else None
                 except (UnicodeDecodeError, ValueError):
@@ -405,6 +413,8 @@ class FakeGoogle:
                     raise fault[0]
                 self._check_quota(who, kind)
                 payload = self._dispatch(m.id, pargs, {k: v[-1] for k, v in query.items()}, query, data, who)
+                if media is not None:
+                    self.files[pargs["fileId"]].content = media
                 if fault is not None:
                     raise fault[0]          # served, but the answer is lost on the way back
                 if payload is None:
