@@ -182,16 +182,7 @@ def test_a_hosts_week(game_id, backend, tmp_path, monkeypatch):
     m = O.load(week.store()).match
     label = m.form(ann).round_label
 
-    # 3. Open the round: what to do, the board or map and its picture, the deadline as Discord timestamps.
-    opening = week.cli("announce", folder, "--opening").output
-    assert "is open" in opening and label in opening
-    assert f"<t:{DEADLINE_UNIX}:F>" in opening and f"<t:{DEADLINE_UNIX}:R>" in opening
-    assert str(folder) not in opening and "pictures/" not in opening
-    opening_png = folder / "announcements" / f"round-{m.round}-opening.png"
-    if "----- picture:" in opening:   # a board, a grid or a labelled map of the coordinates (not every game)
-        assert opening_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and opening_png.name in opening
-    else:
-        assert not opening_png.exists()
+    opening = check_opening_post(week, m)                           # 3. Open the round.
 
     # Everyone but Ann, Bo and the last player types legal entries in place.
     entries = random_submissions(m, Rng.from_seed(5, "week"), 0.0)
@@ -204,39 +195,19 @@ def test_a_hosts_week(game_id, backend, tmp_path, monkeypatch):
     assert remind == (f"**Reminder: {label}** closes <t:{DEADLINE_UNIX}:F> (<t:{DEADLINE_UNIX}:R>).\n"
                       f"Not submitted yet: {ann}, {bo}, {last}.")
 
-    # 5. Collect the files that come back.
+    # 5. The files that come back.
     if backend == "xlsx":
         collect_returned_files(week, m, entries, tmp_path / "Downloads")
-    else:   # on Google every player types into their own spreadsheet: nothing comes back as a file
-        sent = tmp_path / "Ann.xlsx"
-        sent.write_bytes(b"not used")
-        res = week.cli("collect", folder, sent, ok=False)
-        assert res.exit_code == 2 and res.output.count("\n") == 1 and "nothing to collect" in res.output
-        week.type(ann, entries[ann])
-        week.type(bo, entries[bo])
+    else:
+        type_on_google(week, entries, tmp_path)
     status = week.cli("status", folder).output
     assert "not used" not in status
     lines = {ln.split()[0]: ln for ln in status.splitlines() if ln.startswith("  ")}
     assert "submitted: ok" in lines[ann] and "submitted: ok" in lines[bo] and "not submitted" in lines[last]
     assert week.cli("remind", folder).output.strip().endswith(f"Not submitted yet: {last}.")
 
-    # 6. The deadline: lock snapshots every Submission tab; what the last player types after it is not counted.
-    locked = week.cli("lock", folder).output
-    n = len(week.names)
-    assert f"round {m.round} locked (locked by the host): {n - 1} of {n} player(s) had entries" in locked
-    week.type(last, entries[last])
-
-    # 8. Resolve and publish.
-    resolved = week.cli("resolve", folder).output
-    assert f"edited after the lock (not counted): {last}" in resolved
-    assert f"round {m.round} resolved and published" in resolved
-    ld = O.load(week.store())
+    ld, rec = lock_then_resolve(week, m, entries)                    # 6. The deadline; 8. resolve.
     m = ld.match
-    rec = m.rounds[-1]
-    assert O._entries(entries[last]) and not O._entries(rec.raw.get(last))   # the snapshot, not the late entry
-    late = week.readable(last)
-    assert f"Round {rec.round}: your entries arrived after the deadline" in late
-
     assert set(rec.public.blocks[0].lines) <= week.board()          # published: the board shows the round
 
     # 9. Tell Discord, then 10. standings; Bugcatcher's pregame scores nothing, so its round 1 follows.
@@ -262,6 +233,42 @@ def test_a_hosts_week(game_id, backend, tmp_path, monkeypatch):
     other = next(q for q in m.players if q not in m.game.viewers(m.state, ann) and seen.get(q))
     planted = {**readable, ann: readable[ann] | seen[other]}
     assert any(p == ann and q == other for p, q, _ in leaks(m, planted))
+
+
+def check_opening_post(week: Week, m) -> str:
+    """3. Open the round: what to do, the board or map and its picture, the deadline as Discord timestamps."""
+    folder = week.folder
+    opening = week.cli("announce", folder, "--opening").output
+    assert "is open" in opening and m.form("Ann").round_label in opening
+    assert f"<t:{DEADLINE_UNIX}:F>" in opening and f"<t:{DEADLINE_UNIX}:R>" in opening
+    assert str(folder) not in opening and "pictures/" not in opening
+    opening_png = folder / "announcements" / f"round-{m.round}-opening.png"
+    if "----- picture:" in opening:   # a board, a grid or a labelled map of the coordinates (not every game)
+        assert opening_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and opening_png.name in opening
+    else:
+        assert not opening_png.exists()
+    return opening
+
+
+def lock_then_resolve(week: Week, m, entries):
+    """6. The deadline: `lock` snapshots every Submission tab; what the last player types after it is named by
+    status, not counted, and they are told. 8. `resolve` publishes from the snapshot."""
+    folder, last, n = week.folder, week.names[-1], len(week.names)
+    locked = week.cli("lock", folder).output
+    assert f"round {m.round} locked (locked by the host): {n - 1} of {n} player(s) had entries" in locked
+    week.type(last, entries[last])
+    after = week.cli("status", folder).output
+    assert "(locked since " in after
+    assert next(ln for ln in after.splitlines() if ln.split()[:1] == [last]).endswith(
+        "not submitted; edited after the lock (not counted)")
+    resolved = week.cli("resolve", folder).output
+    assert f"edited after the lock (not counted): {last}" in resolved
+    assert f"round {m.round} resolved and published" in resolved
+    ld = O.load(week.store())
+    rec = ld.match.rounds[-1]
+    assert O._entries(entries[last]) and not O._entries(rec.raw.get(last))   # the snapshot, not the late entry
+    assert f"Round {rec.round}: your entries arrived after the deadline" in week.readable(last)
+    return ld, rec
 
 
 def told(week: Week, m, rec) -> dict[str, set[str]]:
@@ -317,6 +324,16 @@ def check_standings(week: Week, ld, rec, *players: str) -> str | None:
         assert week.cli("standings", week.folder, "--player", p).output.strip() == m.standings(p).text()
         assert next(r for r in m.standings(p).rows if r.player == p).rounds[-1] == scores[p]
     return public_view
+
+
+def type_on_google(week: Week, entries, tmp_path: Path) -> None:
+    """On Google every player types into their own spreadsheet: `collect` says there is nothing to collect."""
+    sent = tmp_path / "Ann.xlsx"
+    sent.write_bytes(b"not used")
+    res = week.cli("collect", week.folder, sent, ok=False)
+    assert res.exit_code == 2 and res.output.count("\n") == 1 and "nothing to collect" in res.output
+    week.type("Ann", entries["Ann"])
+    week.type("Bo", entries["Bo"])
 
 
 def collect_returned_files(week: Week, m, entries, downloads: Path) -> None:
