@@ -11,8 +11,9 @@ the public post, the board file, the public standings) and no picture they would
 player's secret (the line-by-line check of tests/test_files_privacy.py).
 
 Cheap on purpose (the suite's budget): small player counts, one round each; when that round scores nothing
-(Bugcatcher's pregame, Skeld's first round with these entries) one more round, every player typing, follows
-for the standings.
+(the pregames of Bugcatcher and Skeld), one more round, every player typing, follows for the standings.
+On Google the CLI's stores are the fake's (the same commands, through the real gspread client), and what a
+player reads of their spreadsheet is read with their own client.
 """
 from __future__ import annotations
 
@@ -210,10 +211,10 @@ def test_a_hosts_week(game_id, backend, tmp_path, monkeypatch):
     m = ld.match
     assert set(rec.public.blocks[0].lines) <= week.board()          # published: the board shows the round
 
-    # 9. Tell Discord, then 10. standings; Bugcatcher's pregame scores nothing, so its round 1 follows.
+    # 9. Tell Discord, then 10. standings.
     seen = told(week, m, rec)
     public_view = check_standings(week, ld, rec, *week.names)
-    if public_view is None:   # a round that scored nothing (Bugcatcher's pregame; Skeld's first round here)
+    if public_view is None:   # a round that scored nothing (the pregames of Bugcatcher and Skeld)
         entries = random_submissions(m, Rng.from_seed(5, "round 1"), 0.0)
         for p in week.names:
             week.type(p, entries[p])
