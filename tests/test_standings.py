@@ -140,3 +140,19 @@ def test_master_standings_tab_on_google():
     assert [str(c) for c in cells[1]] == expected[0][:-1] + [expected[0][-1]]
     assert sorted(int(r[3]) for r in cells[2:5]) == [0, 0, 1]
     assert L.tab_name("record") in store.open("master", store.master_location()).tab_names()
+
+
+def test_the_host_ranks_a_player_who_has_scored_nothing_yet_at_zero():
+    """Found by the scripted week (tests/test_host_week.py): in Skeld a player who has gained no component
+    has no score row; the host saw 0 in the round's column but "?" as the total, and so nobody was ranked."""
+    from sheetbridge.core.match import Match, random_submissions
+    from sheetbridge.core.rng import Rng
+    m = Match.new("skeld", ["Ann", "Bo", "Cy", "Dee"], seed=7)
+    for r in range(2):
+        m.resolve(random_submissions(m, Rng.from_seed(7, f"r{r}"), 0.0))
+    assert "Bo" not in {s.player for s in m.game.round_scores(m.rounds[-1].facts)}    # Bo gained nothing
+    st = m.standings(HOST)
+    assert [(r.player, r.rounds, r.total, r.rank) for r in st.rows] == [
+        ("Cy", (10,), 10, 1), ("Ann", (6,), 6, 2), ("Dee", (5,), 5, 3), ("Bo", (0,), 0, 4)]
+    public = m.standings(None)                                         # the public still knows no total
+    assert all(r.total is None and r.rank is None for r in public.rows)

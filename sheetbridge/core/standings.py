@@ -122,6 +122,8 @@ def standings(game: Any, rounds: Sequence[Any], players: Sequence[str], viewer: 
         if viewer == HOST and scored[i]:   # the host knows everything: no score is a score of 0
             for p in players:
                 per_round[p][i] = 0
+                if totals[p] is None:   # (so a player who has scored nothing yet is ranked, at 0)
+                    totals[p] = 0
         for s in game.round_scores(seen):
             if s.player not in per_round:
                 continue
