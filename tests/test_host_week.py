@@ -213,6 +213,8 @@ def test_a_hosts_week(game_id, backend, tmp_path, monkeypatch):
 
     # 9. Tell Discord, then 10. standings.
     seen = told(week, m, rec)
+    if backend == "xlsx":
+        check_private_posts(week, m, rec)
     public_view = check_standings(week, ld, rec, *week.names)
     if public_view is None:   # a round that scored nothing (the pregames of Bugcatcher and Skeld)
         entries = random_submissions(m, Rng.from_seed(5, "round 1"), 0.0)
@@ -300,6 +302,31 @@ def told(week: Week, m, rec) -> dict[str, set[str]]:
             assert path.read_bytes() == render_png(own)
             seen[p] = seen.get(p, set()) | picture_labels(own)
     return seen
+
+
+def check_private_posts(week: Week, m, rec) -> None:
+    """9. Each player's own picture in their Results tab and nobody else's; `announce --post-private` sends
+    each confessional, with that picture, to the player's own channel only (webhooks in the Players tab)."""
+    from tests.test_confessionals import Channels, type_webhooks
+    from tests.test_files_privacy import assert_pictures_private
+    own = assert_pictures_private(week.folder, O.load(week.store()))
+    names = list(m.players)
+
+    class PlayerChannels(Channels):
+        @staticmethod
+        def path(player: str) -> str:
+            return f"/api/webhooks/{2000 + names.index(player)}/{player}-channel-token"
+    channels = PlayerChannels()
+    try:
+        type_webhooks(week.folder, {p: channels.url(p) for p in names})
+        out = week.cli("announce", week.folder, "--post-private").output
+        assert "-channel-token" not in out           # a webhook is a secret: never printed whole
+        for p in names:
+            texts, files = channels.received(p)
+            assert texts and texts[0].startswith(f"## {rec.private[p].title}"), (p, texts[:1])
+            assert files == ([own[p]] if p in own else []), f"{p}'s channel got {len(files)} picture(s)"
+    finally:
+        channels.close()
 
 
 def check_standings(week: Week, ld, rec, *players: str) -> str | None:
