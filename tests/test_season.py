@@ -3,7 +3,9 @@ xlsx files re-read from disk and on the offline Google fake, through the real co
 
 Balances are carried exactly, each game is posted once however often `season add` runs, a game
 undone after posting is refused until it has ended again and then posted as correction rows,
-an edited season row is named and refused, and a host row without a key is counted once."""
+an edited season row is named and refused, and a host row without a key is counted once. In the
+middle game a seat changes hands (Bo's to Zed): the old player's access is gone on the fake and none
+of the seat's earlier private text reaches a file Zed can read (the option is off by default)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,7 +20,9 @@ from sheetbridge.core.rng import Rng
 from sheetbridge.core.season import CORRECTION_MEMO
 from sheetbridge.sheets.store import MASTER
 from sheetbridge.sheets.xlsx import XlsxStore
+from sheetbridge.substitute import substitute
 from tests.fake_google import FakeGoogle
+from tests.test_substitute import file_text, people, secret_lines
 
 HOST = "host@example.com"
 PLAYERS = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"]
@@ -123,6 +127,21 @@ def tokens_awarded(match) -> dict[str, int]:
     return out
 
 
+def check_seat_changed_hands(b: Backend, store, bo_file: str) -> None:
+    """After `substitute`: nothing of Bo's earlier private text in a file Zed can read; on the fake, Bo can
+    no longer open his old spreadsheet or the board."""
+    ld = O.load(store)
+    secrets = secret_lines(ld.match, "Bo", len(ld.match.rounds), "Zed")
+    assert secrets, "the test needs Bo's earlier rounds to have private text"
+    readable = set()
+    for location in (ld.locations["Zed"], ld.board_location):
+        readable |= file_text(store, b.kind, b.root / "g2", location)
+    assert not secrets & readable
+    if b.fake is not None:
+        assert "bo@example.com" not in people(b.fake, bo_file)
+        assert "bo@example.com" not in people(b.fake, ld.board_location)
+
+
 @pytest.mark.parametrize("kind", ["xlsx", "google"])
 def test_a_three_game_season(kind, tmp_path):
     b = Backend(kind, tmp_path)
@@ -149,6 +168,15 @@ def test_a_three_game_season(kind, tmp_path):
     # Game 2 opens with exactly the balances game 1 left; undone after posting: refused, then corrected.
     g2, players = new_game(b, season_store, 1, seed=12)
     assert {p.name: p.garnets for p in players} == {p: m1.ledger.balance(p) for p in PLAYERS}
+    # Bo drops out after the pregame and round 1: Zed takes the seat and joins the season.
+    for _ in range(2):
+        O.resolve(g2, allow_empty=True)
+    bo_file, seat = O.load(g2).locations["Bo"], O.load(g2).match.ledger.balance("Bo")
+    S.add_player(season_store, "Zed", "zed@example.com", 0)
+    assert substitute(g2, "Bo", "Zed", email="zed@example.com").transferred == seat
+    check_seat_changed_hands(b, g2, bo_file)
+    S.eliminate(season_store, "Bo")                    # he has left the season too
+    tokens["Zed"] = 0
     play_to_end(g2, 12)
     assert add(season_store, g2).changed
     O.undo(g2)
@@ -165,19 +193,21 @@ def test_a_three_game_season(kind, tmp_path):
     assert sum(memo in " ".join(r) for r in b.season_tab(season_store, S.LEDGER_TAB)) == len(fixed.rows)
     for p, n in tokens_awarded(m2).items():
         tokens[p] += n
-    assert standings(b, season_store) == {p: (m2.ledger.balance(p), tokens[p]) for p in PLAYERS}
+    everyone = PLAYERS + ["Zed"]
+    assert m2.ledger.balance("Bo") == 0 and m2.ledger.balance("Zed") != 0
+    assert standings(b, season_store) == {p: (m2.ledger.balance(p), tokens[p]) for p in everyone}
 
     # The Death Match is the host's: Game 2's Elimination Candidate leaves; Flickering Lights takes 7.
     out = m2.outcome().elimination_candidate
     S.eliminate(season_store, out)
     g3, players = new_game(b, season_store, 2, seed=13)
-    assert [p.name for p in players] == [p for p in PLAYERS if p != out]
+    assert [p.name for p in players] == [p for p in everyone if p not in (out, "Bo")]
     play_to_end(g3, 13)
     assert add(season_store, g3).changed
     m3 = O.load(g3).match
     for p, n in tokens_awarded(m3).items():
         tokens[p] += n
-    final = {p: (m3.ledger.balance(p) if p != out else m2.ledger.balance(p), tokens[p]) for p in PLAYERS}
+    final = {p: (m3.ledger.balance(p) if p not in (out, "Bo") else m2.ledger.balance(p), tokens[p]) for p in everyone}
     assert standings(b, season_store) == final
 
     # Every season row past the openings is a row of a game's ledger: traceable to its round.
