@@ -261,3 +261,32 @@ def test_every_game_replays_and_undoes_across_a_substitution(game_id):
     # Every round reversed on the seat's holder: Zed holds the seat's opening 10, the departed player 0.
     assert m.players[1] == "Zed" and m.seats[0]["at"] == 0
     assert m.ledger.balance("Zed") == 10 and m.ledger.balance(seat) == 0
+
+
+def test_cohosts_through_the_cli_new_and_share(tmp_path, monkeypatch):
+    """`new --google --cohost` and `share --cohost` as a host types them (the CLI over the fake), and the
+    one-line refusals for an xlsx game."""
+    fake = FakeGoogle(seed=7)
+    folder = tmp_path / "g"
+
+    def opened(where, progress=None):
+        cfg = O.read_config(Path(where))
+        return G.open_google_store({**cfg, "folder": str(where)}, session=fake.session(HOST), clock=fake.clock,
+                                   sleep=fake.sleep, wall_clock=fake.wall_clock)
+    monkeypatch.setattr(O, "open_store", opened)
+    monkeypatch.setattr(G, "new_google_store", lambda where, **kw: fake.store(HOST, game_folder=where))
+
+    def run(*args):
+        return CliRunner().invoke(main, [str(a) for a in args])
+    players = ", ".join(f"{p} <{email(p)}>" for p in PLAYERS)
+    res = run("new", "bugcatcher", "--players", players, "--out", folder, "--google", "--cohost", "co@example.com")
+    assert res.exit_code == 0, res.output
+    ld = O.load(opened(folder))
+    assert people(fake, ld.master.location) == {"co@example.com": "writer"}
+    res = run("share", folder, "--cohost", "co2@example.com")
+    assert res.exit_code == 0 and "Co-hosts of this game: co@example.com, co2@example.com" in res.output
+    ld = O.load(opened(folder))
+    assert people(fake, ld.master.location) == {"co@example.com": "writer", "co2@example.com": "writer"}
+    assert all(people(fake, ld.locations[p]) == {email(p): "writer"} for p in PLAYERS)
+    res = run("new", "bugcatcher", "--players", "Ann,Bo", "--out", tmp_path / "x", "--cohost", "co@example.com")
+    assert res.exit_code == 2 and "--cohost shares Google spreadsheets: add --google" in res.output
