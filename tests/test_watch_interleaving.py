@@ -66,7 +66,7 @@ class Interleave:
             self.outcome = e
 
     def _hook(self, monkeypatch) -> None:
-        real_save, real_replace, real_xread = X._replace, os.replace, X.XlsxBook.read
+        real_save, real_replace, real_xread = X.replace_atomically, os.replace, X.XlsxBook.read
 
         def save(path, data, tmp_dir=None):   # every save of an xlsx book: its content is decided
             if Path(path).name == "master.xlsx":
@@ -77,7 +77,7 @@ class Interleave:
             if Path(dst).name == "master.xlsx":
                 self.point("rename")
             return real_replace(src, dst, *a, **kw)
-        monkeypatch.setattr(X, "_replace", save)
+        monkeypatch.setattr(X, "replace_atomically", save)
 
         def xread(book, tabs):
             out = real_xread(book, tabs)
