@@ -533,7 +533,8 @@ def test_a_cell_reads_the_same_with_or_without_a_formula_in_the_book(tmp_path):
             reads[formula] = XlsxStore(tmp_path).open("player:x", path.name).read(["Submission"])["Submission"]
         assert not [w for w in caught if issubclass(w.category, UserWarning)], [str(w.message) for w in caught]
     assert reads[None] == reads["results"]
-    assert reads[None][0] == ["Du\ufffdel", "\U0001f600", "_xD83D_", "A\u202e\u200b", "inf", "-inf", "12.5", "a\x07b"]
+    # (a control character reads as a write would store it, U+FFFD: what undo puts back reads back the same)
+    assert reads[None][0] == ["Du\ufffdel", "\U0001f600", "_xD83D_", "A\u202e\u200b", "inf", "-inf", "12.5", "a\ufffdb"]
     assert reads[None][1] == ["99999999999"]
 
 
