@@ -144,7 +144,8 @@ def check_sharing(fake: FakeGoogle, folder: Path, game_id: str, others: Iterable
     exactly as it should be."""
     ids = roles(fake, folder)
     players = _players(game_id)
-    assert sorted(fake.files) == sorted([*ids.values(), *others]), "orphan spreadsheets on Drive"
+    pictures = picture_files(fake, folder)   # each player's picture file (issue 27): one each, never two
+    assert sorted(fake.files) == sorted([*ids.values(), *pictures.values(), *others]), "orphan files on Drive"
     assert not [f for f in fake.files.values() if f.trashed]
 
     def perms(fid):
@@ -154,6 +155,18 @@ def check_sharing(fake: FakeGoogle, folder: Path, game_id: str, others: Iterable
     for p in players:
         assert perms(ids[player_key(p.name)]) == sorted([(HOST, "owner"), (p.email, "writer")])
     assert perms(ids[BOARD]) == sorted([(HOST, "owner")] + [(p.email, "reader") for p in players])
+    email = {p.name: p.email for p in players}
+    for name, fid in pictures.items():
+        assert perms(fid) == sorted([(HOST, "owner"), (email[name], "reader")])
+
+
+def picture_files(fake: FakeGoogle, folder: Path) -> dict[str, str]:
+    """player -> the Drive file of their own picture, from the game's record."""
+    return dict(O.load(reopen(fake, folder)).picture_files)
+
+
+def picture_contents(fake: FakeGoogle, folder: Path) -> dict[str, bytes]:
+    return {p: fake.files[fid].content for p, fid in picture_files(fake, folder).items()}
 
 
 # ------------------------------------------------------------------ whole games at 50% faults
@@ -170,6 +183,7 @@ def test_a_whole_game_at_half_the_requests_failing_ends_as_without_faults(game_i
     noisy.clear_faults()
 
     assert published(noisy, tmp_path / "noisy") == published(clean, tmp_path / "clean")
+    assert picture_contents(noisy, tmp_path / "noisy") == picture_contents(clean, tmp_path / "clean")
     ledger = O.load(reopen(noisy, tmp_path / "noisy")).match.ledger.rows
     assert len({r.key for r in ledger}) == len(ledger)                    # no ledger row booked twice
     check_sharing(noisy, tmp_path / "noisy", game_id)
