@@ -14,7 +14,6 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from sheetbridge import control as C
 from sheetbridge import orchestrator as O
 from sheetbridge.sheets.model import CellData, TabData
 from sheetbridge.sheets.xlsx import XlsxStore
@@ -22,15 +21,7 @@ from sheetbridge.watch import Watcher
 
 from test_cli_ledger import ledger_rows, type_row
 from test_cli_xlsx import digest, run, tab_text, type_submission
-from test_watch import Clock, control_rows, menu_request, result_of
-
-
-@pytest.fixture
-def game(tmp_path):
-    folder = tmp_path / "game"
-    run("new", "three-modular-rooms", "--players", "Ann,Bo,Cy", "--out", folder, "--garnets", "10",
-        "--option", "rounds=3", "--seed", "5")
-    return folder
+from test_watch import Clock, control_rows, game, menu_request, result_of   # noqa: F401 (game: a fixture)
 
 
 def players(folder):
