@@ -1232,7 +1232,7 @@ def demo(game_id: str, store: Store, *, seed: int | str = 7, players: Sequence[P
     """Play a whole game with random legal submissions through the same books and commands."""
     game = get_game(game_id)
     if players is None:
-        n = game.spec.recommended_players or game.spec.max_players
+        n = game.spec.recommended_players or game.spec.max_players or game.spec.min_players
         base = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu"]
         names = base[:n] if n <= len(base) else [f"Player{i + 1}" for i in range(n)]
         players = [PlayerInfo(nm, "", garnets) for nm in names]

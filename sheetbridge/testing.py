@@ -77,7 +77,7 @@ def _players(game: GameRules, players: Sequence[str] | None) -> list[str]:
     if players:
         return list(players)
     n = game.spec.recommended_players or game.spec.min_players
-    n = max(game.spec.min_players, min(n, game.spec.max_players))
+    n = max(game.spec.min_players, min(n, game.spec.max_players or n))
     return [f"P{i + 1}" for i in range(n)]
 
 

@@ -16,7 +16,7 @@ def game_ids():
 
 def players_for(game_id, count=None):
     spec = games()[game_id].spec
-    n = count or spec.recommended_players or spec.max_players
+    n = count or spec.recommended_players or spec.max_players or spec.min_players
     names = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu"]
     return names[:n] if n <= len(names) else [f"P{i+1}" for i in range(n)]
 

@@ -245,7 +245,7 @@ def test_every_game_replays_and_undoes_across_a_substitution(game_id):
     from sheetbridge.core.game import get_game
     from sheetbridge.core.match import Match, random_submissions
     spec = get_game(game_id).spec
-    players = PLAYERS[:max(spec.min_players, min(spec.max_players, 6))]   # (The Big Machine: an even roster)
+    players = PLAYERS[:max(spec.min_players, min(spec.max_players or 6, 6))]   # (The Big Machine: an even roster)
     m = Match.new(game_id, players, seed=21, garnets={p: 10 for p in players})
     rng = Rng.from_seed(21, "players")
     m.resolve(random_submissions(m, rng))

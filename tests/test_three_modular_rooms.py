@@ -574,3 +574,17 @@ def test_preview_shows_a_round_without_touching_the_game():
     rec = m.preview({"A": play(3, "Null", buy="7"), "B": play(-10, "Null")})
     assert rec.round == 1 and any(r.change == -5 for r in rec.ledger)
     assert (m.to_json(), [r.as_list() for r in m.ledger.rows]) == before
+
+
+def test_any_number_of_players_plays_as_the_rules_name_no_limit():
+    """R1 designs the game for 9 and names no limit: 31 and 100 players set up and resolve a round (the
+    spec used to stop at 30); the one limit left is at least one player."""
+    from sheetbridge.core.errors import UsageError
+    from sheetbridge.core.match import random_submissions
+    from sheetbridge.core.rng import Rng
+    for n in (31, 100):
+        m = Match.new("three-modular-rooms", [f"P{i}" for i in range(n)], seed=1)
+        rec = m.resolve(random_submissions(m, Rng.from_seed(2, "players")))
+        assert rec.round == 1 and len(rec.private) == n
+    with pytest.raises(UsageError, match="takes at least 1 player; 0 given"):
+        Match.new("three-modular-rooms", [], seed=1)

@@ -7,7 +7,8 @@ def command() -> None:
     """List the supported games."""
     from ..core.game import plugin_errors, summaries
     for gid, s in summaries().items():
-        n = f"{s.min_players}-{s.max_players}" if s.min_players != s.max_players else str(s.min_players)
+        n = (f"{s.min_players} or more" if s.max_players is None else str(s.min_players)
+             if s.min_players == s.max_players else f"{s.min_players}-{s.max_players}")
         rec = f" (designed for {s.recommended_players})" if s.recommended_players else ""
         click.echo(f"{gid:22} {s.name:24} players {n}{rec}, {s.rounds} rounds")
     for name, why in plugin_errors().items():

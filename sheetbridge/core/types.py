@@ -245,7 +245,7 @@ class GameSpec:
     id: str
     name: str
     min_players: int
-    max_players: int
+    max_players: int | None   # None: any number from min_players (a ruleset that names no limit)
     rounds: int
     summary: str
     options: tuple[Option, ...] = ()

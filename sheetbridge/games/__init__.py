@@ -19,7 +19,7 @@ class GameSummary(NamedTuple):
     id: str
     name: str
     min_players: int
-    max_players: int
+    max_players: int | None   # None: any number
     recommended_players: int | None
     rounds: int
     module: str     # where the game's GAME lives
@@ -32,7 +32,7 @@ class GameSummary(NamedTuple):
 
 
 CATALOGUE = (
-    GameSummary("three-modular-rooms", "Three Modular Rooms", 1, 30, 9, 11, f"{__name__}.three_modular_rooms"),
+    GameSummary("three-modular-rooms", "Three Modular Rooms", 1, None, 9, 11, f"{__name__}.three_modular_rooms"),
     GameSummary("skeld", "Skeld", 4, 4, 4, 8, f"{__name__}.skeld"),
     GameSummary("bugcatcher", "Bugcatcher", 2, 12, 9, 7, f"{__name__}.bugcatcher"),
     GameSummary("big-machine", "The Big Machine", 4, 8, 8, 7, f"{__name__}.big_machine"),

@@ -71,7 +71,7 @@ CARD_PRICE, HIDE_PRICE = 5, 3  # R35, R37
 SPEC = GameSpec(
     id="three-modular-rooms",
     name="Three Modular Rooms",
-    min_players=1, max_players=30, recommended_players=9, rounds=11,
+    min_players=1, max_players=None, recommended_players=9, rounds=11,   # any number (R1 names 9, no limit)
     summary="Play one numbered card a round into one of three rooms; the highest-scoring room scores.",
     options=(
         Option("rounds", 11, "Number of rounds (R1). At most 12 while cards are used up.", ruling="R1"),
