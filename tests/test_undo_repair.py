@@ -140,13 +140,19 @@ def test_undo_with_no_round_resolved_is_refused(game):
     assert res.exit_code == 2 and "round 1 cannot be undone: no round of" in res.output
 
 
-def test_two_menu_undo_requests_for_the_same_round_undo_it_once(game):
+def two_rounds_and_a_watcher(game):
+    """Rounds 1 and 2 resolved, and a watcher that has polled once (the menu's Control tab exists)."""
     store = XlsxStore(game)
     round_one(game)
     run("resolve", game)
     run("resolve", game, "--allow-empty")
     w = Watcher(store, watcher_id="w1", now=Clock())
     w.poll()
+    return store, w
+
+
+def test_two_menu_undo_requests_for_the_same_round_undo_it_once(game):
+    store, w = two_rounds_and_a_watcher(game)
     menu_request(store, "u1", "undo", round_no="2")
     menu_request(store, "u2", "undo", round_no="2")          # the host clicked twice
     assert w.poll() == ["u1: done", "u2: done"]
@@ -203,12 +209,7 @@ def test_an_undo_cut_off_while_publishing_is_finished_by_undo_round_n(game):
 
 def test_an_undo_request_from_an_older_menu_still_undoes_one_round_only(game):
     """Menus installed before sent the round open when the host asked: read as the round before it."""
-    store = XlsxStore(game)
-    round_one(game)
-    run("resolve", game)
-    run("resolve", game, "--allow-empty")
-    w = Watcher(store, watcher_id="w1", now=Clock())
-    w.poll()
+    store, w = two_rounds_and_a_watcher(game)
     menu_request(store, "old1", "undo", round_no="3")           # round 3 was open
     menu_request(store, "old2", "undo", round_no="3")           # clicked twice
     assert w.poll() == ["old1: done", "old2: failed"]
