@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from dataclasses import dataclass, replace
 from statistics import NormalDist
 from typing import Any, Sequence
@@ -23,7 +22,7 @@ import pandas as pd
 
 from .core.facts import Fact
 from .core.game import GameRules
-from .core.types import Option
+from .core.types import Option, registered_types
 
 ALPHA = 0.05
 POWER_Z = NormalDist().inv_cdf(0.80)
@@ -204,10 +203,14 @@ def fact_firing(game: GameRules, df: pd.DataFrame) -> tuple[FactFiring, ...]:
 
 
 def game_facts(game: GameRules) -> list[type]:
-    """The fact classes a game's module defines, in the order it defines them."""
-    module = sys.modules[type(game).__module__]
-    return [c for c in vars(module).values()
-            if isinstance(c, type) and issubclass(c, Fact) and c is not Fact and c.__module__ == module.__name__]
+    """The fact classes a game defines, in the order it defines them, in whichever of its
+    package's chapters they stand (a built-in game is ``sheetbridge.games.<id>``, one module or a
+    package; a plugin is its own top-level package)."""
+    module = type(game).__module__
+    parts = module.split(".")
+    root = ".".join(parts[:3]) if module.startswith("sheetbridge.games.") else parts[0]
+    return [c for c in registered_types()
+            if issubclass(c, Fact) and c is not Fact and (c.__module__ == root or c.__module__.startswith(root + "."))]
 
 
 def fact_label(game: GameRules, name: str) -> str:

@@ -29,6 +29,9 @@ class GameRules(ABC):
     """Base class of a game module's rules. Subclasses set ``spec``."""
 
     spec: GameSpec
+    # The shape of this game's state. A record saved with an older version is passed through
+    # upgrade_state once when it is loaded (records from before versions existed are version 1).
+    state_version: int = 1
     # The words reports use for a fact class (by class name) where its name split into words would
     # not read well; the rest are named by splitting ("ActionStep": "action step").
     fact_names: Mapping[str, str] = {}
@@ -39,6 +42,10 @@ class GameRules(ABC):
               tables: Tables, rng: Rng) -> State:
         """A new game's state. Must hold "round" (the round now open for
         submissions; 0 for a pregame) and "finished" (False)."""
+
+    def upgrade_state(self, state: State, version: int) -> State:
+        """A state saved by this game's `version` (older than `state_version`) in today's shape."""
+        return state
 
     def default_tables(self) -> Tables | None:
         """A plugin game's default content tables (None: sheetbridge's templates/<game-id>/ CSVs)."""

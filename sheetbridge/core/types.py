@@ -462,8 +462,18 @@ def type_tag(c: type) -> str:
     name for a game's own (two games may both have a ``SubmissionProblem``)."""
     if c.__module__.startswith("sheetbridge.core"):
         return c.__name__
-    module = c.__module__.removeprefix("sheetbridge.games.")   # a built-in game: its module's name suffices
-    return f"{module}.{c.__qualname__}"
+    if c.__module__.startswith("sheetbridge.games."):
+        # Pinned to the game, not the file: a type keeps its tag when it moves between the chapters
+        # of its game's package (sheetbridge.games.skeld.facts.X is "skeld.X", as when skeld was one
+        # module), so records written before the move still load (tests/test_old_records.py).
+        game = c.__module__.split(".")[2]
+        return f"{game}.{c.__qualname__}"
+    return f"{c.__module__}.{c.__qualname__}"
+
+
+def registered_types() -> tuple[type, ...]:
+    """Every dataclass registered for records, in the order registered (a game's: as it defines them)."""
+    return tuple(_TYPES.values())
 
 
 def _register(*classes: type) -> None:
