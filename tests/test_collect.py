@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import zipfile
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -62,18 +63,21 @@ def test_collect_keeps_the_copy_the_player_saved_last_not_the_last_downloaded(tm
     downloads = tmp_path / "Downloads"
     downloads.mkdir()
     original = (game / "players" / "Ann.xlsx").read_bytes()
-    # Ann saved a first version (card 1 in Duel) at 10:00, then her real play (card 3 in Null) at 11:00.
+    # Ann saved a first version (card 1 in Duel) an hour after the game was made, then her real play
+    # (card 3 in Null) an hour later (times after the game's own file, whenever the test runs).
+    hour = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=1)
+    later = hour + timedelta(hours=1)
     first, last = downloads / "Ann.xlsx", downloads / "Ann (1).xlsx"
     shutil.copy(game / "players" / "Ann.xlsx", first)
     type_submission(first, "Your play", [1, "Duel"])
-    stamp(first, "2026-11-27T10:00:00Z", mtime=2_000_000_000)      # re-downloaded later: newest file time
+    stamp(first, hour.strftime("%Y-%m-%dT%H:%M:%SZ"), mtime=later.timestamp() + 86400)   # re-downloaded later
     shutil.copy(game / "players" / "Ann.xlsx", last)
     type_submission(last, "Your play", [3, "Null"])
-    stamp(last, "2026-11-27T11:00:00Z", mtime=1_900_000_000)
+    stamp(last, later.strftime("%Y-%m-%dT%H:%M:%SZ"), mtime=later.timestamp() + 3600)
     before = {p.name: p.read_bytes() for p in downloads.iterdir()}
 
     out = run("collect", game, "--from", downloads).output
-    assert "filed: Ann (1).xlsx filed as Ann's file (saved 2026-11-27 11:00:00 UTC)" in out
+    assert f"filed: Ann (1).xlsx filed as Ann's file (saved {later:%Y-%m-%d %H:%M:%S} UTC)" in out
     assert "kept aside: Ann.xlsx is Ann's file, older than Ann (1).xlsx" in out
     assert (game / "players" / "Ann.xlsx").read_bytes() == last.read_bytes()
     replaced = list((game / "players" / "replaced").iterdir())   # nothing lost
