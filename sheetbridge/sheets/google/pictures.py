@@ -22,10 +22,10 @@ import requests
 from gspread.exceptions import APIError
 from gspread.urls import DRIVE_FILES_API_V3_URL
 
-from .store import BookInfo
+from ..store import BookInfo
 
 if TYPE_CHECKING:
-    from .google import GoogleStore
+    from .store import GoogleStore
 
 PICTURE_TAG = "sheetbridgePicture"
 PICTURE_MIME = "image/png"
