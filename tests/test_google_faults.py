@@ -21,8 +21,8 @@ from sheetbridge.core.errors import BackendError, GameBusy
 from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
 from sheetbridge.sheets import google as G
-from sheetbridge.sheets.google import store as google_store
 from sheetbridge.sheets import layout as L
+from sheetbridge.sheets.google import store as google_store
 from sheetbridge.sheets.store import BOARD, MASTER, player_key
 from sheetbridge.sheets.xlsx import XlsxStore
 from tests.conftest import players_for

@@ -52,9 +52,9 @@ class GoogleBook(Book):
                 missing = [t for t in tabs if t not in names]
                 if missing:
                     raise self._missing(missing[0], names) from None
-            raise self.store._failure(f"reading {', '.join(tabs)} from {self.label}", exc) from None
+            raise self.store.http.failure(f"reading {', '.join(tabs)} from {self.label}", exc) from None
         except requests.RequestException as exc:
-            raise self.store._failure(f"reading {', '.join(tabs)} from {self.label}", exc) from None
+            raise self.store.http.failure(f"reading {', '.join(tabs)} from {self.label}", exc) from None
         ranges = data.get("valueRanges", [])
         out: dict[str, Rect] = {}
         for tab, vr in zip(tabs, ranges):
@@ -85,16 +85,16 @@ class GoogleBook(Book):
             self._write_once(tabs)
         except APIError as exc:
             if exc.code != 400:
-                raise self.store._failure(what, exc) from None
+                raise self.store.http.failure(what, exc) from None
             # The cached ids may be stale (a tab deleted or added by hand, or a write that
             # reached Google before the connection dropped): refresh once and retry.
             self.store._load_metadata(self.location, self.label)
             try:
                 self._write_once(tabs)
             except (APIError, requests.RequestException) as exc2:
-                raise self.store._failure(what, exc2) from None
+                raise self.store.http.failure(what, exc2) from None
         except requests.RequestException as exc:
-            raise self.store._failure(what, exc) from None
+            raise self.store.http.failure(what, exc) from None
 
     def update_cells(self, tab: str, cells: Mapping[tuple[int, int], object]) -> None:
         """One values:batchUpdate, RAW input (text stays literal), only the given cells."""
@@ -105,7 +105,7 @@ class GoogleBook(Book):
         try:
             self.store.http.values_batch_update(self.location, body={"valueInputOption": "RAW", "data": data})
         except (APIError, requests.RequestException) as exc:
-            raise self.store._failure(f"updating {tab} in {self.label}", exc) from None
+            raise self.store.http.failure(f"updating {tab} in {self.label}", exc) from None
 
     def remove_tabs(self, tabs: Sequence[str]) -> None:
         known = self.store._sheets(self.location)
@@ -118,7 +118,7 @@ class GoogleBook(Book):
         try:
             self.store.http.batch_update(self.location, {"requests": [{"deleteSheet": {"sheetId": i}} for i in ids]})
         except (APIError, requests.RequestException) as exc:
-            raise self.store._failure(f"removing {', '.join(tabs)} from {self.label}", exc) from None
+            raise self.store.http.failure(f"removing {', '.join(tabs)} from {self.label}", exc) from None
         self.store._load_metadata(self.location, self.label)
 
     def _write_once(self, tabs: Mapping[str, TabData]) -> None:

@@ -8,6 +8,7 @@ import re
 import secrets
 from typing import Any, Callable, Mapping, Sequence
 
+import gspread
 import requests
 from gspread.exceptions import APIError
 from gspread.urls import DRIVE_FILES_API_V3_URL
@@ -15,7 +16,7 @@ from gspread.urls import DRIVE_FILES_API_V3_URL
 from ...core.errors import WorkbookError
 from ..model import CellData, TabData
 from ..store import MASTER, BookInfo
-from .http import SheetbridgeHTTPClient
+from .ids import SheetIds
 from .lock import LOCK_COLUMNS, LOCK_TAB
 
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
@@ -27,18 +28,18 @@ TAG_RUN = "sheetbridgeNew"       # the creation run's token (one `new`, all its 
 TAG_BOOK = "sheetbridgeBook"     # which book: a digest of its key ("master", "player:Ann"...)
 
 
-class DriveFiles:
+class DriveFiles(SheetIds):
     """Creating and sharing the files of a :class:`~sheetbridge.sheets.google.store.GoogleStore`
-    (a mixin: its ``__init__`` sets ``_journal``, ``_fresh``, ``_used``, ``http``...)."""
+    (a base class: the store's ``__init__`` sets ``_journal``, ``_fresh``, ``_used``...). A file is
+    written with the id cache's requests (ids.py)."""
 
     _journal: dict[str, Any] | None
     _save_journal: Callable[[], None]
     _fresh: set[str]
     _used: dict[str, str]
     _token: str
-    http: SheetbridgeHTTPClient
+    client: gspread.Client
     folder_id: str | None
-    host_email: str | None
     notify: bool
 
     def create(self, key: str, title: str, tabs: Mapping[str, TabData],
@@ -137,7 +138,7 @@ class DriveFiles:
         try:
             info = self.http.retrying()(attempt)
         except (APIError, requests.RequestException) as exc:
-            raise self._failure(f"creating the {key} spreadsheet '{title}'", exc, hint=CREATE_HINT) from None
+            raise self.http.failure(f"creating the {key} spreadsheet '{title}'", exc, hint=CREATE_HINT) from None
         sid = info["id"]
         owners = info.get("owners") or []
         if not self.host_email and owners and owners[0].get("emailAddress"):
@@ -180,13 +181,13 @@ class DriveFiles:
             once()
         except APIError as exc:
             if exc.code != 400:
-                raise self._failure(what, exc, hint=CREATE_HINT) from None
+                raise self.http.failure(what, exc, hint=CREATE_HINT) from None
             try:   # an earlier attempt landed (its answer was lost): look again and finish
                 once()
             except (APIError, requests.RequestException) as exc2:
-                raise self._failure(what, exc2, hint=CREATE_HINT) from None
+                raise self.http.failure(what, exc2, hint=CREATE_HINT) from None
         except requests.RequestException as exc:
-            raise self._failure(what, exc, hint=CREATE_HINT) from None
+            raise self.http.failure(what, exc, hint=CREATE_HINT) from None
 
     # ---- creating a game: journal, leftovers, sharing
     def begin_creation(self, journal, save) -> None:
@@ -205,10 +206,11 @@ class DriveFiles:
         if self._journal is None:
             return []
         what = "looking for spreadsheets left by earlier runs of `new`"
+        token = str(self._journal["token"])
         try:
-            found = self.http.retrying()(lambda: self._list_files({TAG_RUN: str(self._journal["token"])}))
+            found = self.http.retrying()(lambda: self._list_files({TAG_RUN: token}))
         except (APIError, requests.RequestException) as exc:
-            raise self._failure(what, exc, hint=CREATE_HINT) from None
+            raise self.http.failure(what, exc, hint=CREATE_HINT) from None
         keep = set(self._used.values())
         trashed = []
         for f in found:
@@ -218,7 +220,7 @@ class DriveFiles:
                 self.http.request("patch", f"{DRIVE_FILES_API_V3_URL}/{f['id']}", json={"trashed": True},
                                   params={"supportsAllDrives": "true", "fields": "id"})
             except (APIError, requests.RequestException) as exc:
-                raise self._failure(f"moving the unused spreadsheet '{f.get('name', '')}' ({f['id']}) to the trash",
+                raise self.http.failure(f"moving the unused spreadsheet '{f.get('name', '')}' ({f['id']}) to the trash",
                                     exc, hint=CREATE_HINT) from None
             trashed.append(f"'{f.get('name', '')}' ({f['id']})")
         books = self._journal.get("books", {})
@@ -254,7 +256,7 @@ class DriveFiles:
                 if have.get(email_, {}).get("role") != role:
                     self._invite(sid, email_, role)
         except (APIError, requests.RequestException) as exc:
-            raise self._failure(what, exc, hint=CREATE_HINT) from None
+            raise self.http.failure(what, exc, hint=CREATE_HINT) from None
         entry["shared"] = want
         self._save_journal()
 

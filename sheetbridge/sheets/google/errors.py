@@ -29,7 +29,7 @@ def is_transient(exc: BaseException) -> bool:
     return is_unreachable(exc)
 
 
-def http_status(exc: BaseException) -> int | None:
+def http_status(exc: BaseException | None) -> int | None:
     if isinstance(exc, APIError):
         return exc.response.status_code if exc.response is not None else exc.code
     return None

@@ -15,8 +15,8 @@ from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from ...core.errors import ConfigError
-from .errors import SIGN_IN_EXPIRED, first_line, http_status, is_transient
+from ...core.errors import BackendError, ConfigError, WorkbookError
+from .errors import SIGN_IN_EXPIRED, failure, first_line, http_status, is_transient
 from .pacing import QUOTA_STEP, QUOTA_WAIT_LIMIT, Pacer
 from .urls import DRIVE_ROOT, SCRIPT_ROOT, SHEETS_ROOT, request_kind
 
@@ -156,7 +156,7 @@ class SheetbridgeHTTPClient(HTTPClient):
             if response.ok:
                 return response
             error = APIError(response)
-            error.sheetbridge_kind = kind   # a 429 holds this kind of request (see _Wait)
+            error.sheetbridge_kind = kind  # type: ignore[attr-defined]   # a 429 holds this kind of request (see _Wait)
             raise error
 
         retrying = Retrying(stop=self._stop if retry else stop_after_attempt(1), wait=self.wait,
@@ -171,3 +171,9 @@ class SheetbridgeHTTPClient(HTTPClient):
         return Retrying(stop=self._stop, wait=self.wait,
                         retry=retry_if_exception(is_transient), sleep=self.sleep, reraise=True)
 
+
+    def failure(self, what: str, exc: BaseException, resumable: bool = True,
+                hint: str | None = None) -> BackendError | WorkbookError:
+        """The one line for the host when ``what`` failed with ``exc`` under this client's retry
+        policy (see :func:`errors.failure`)."""
+        return failure(what, exc, self.attempts, self.quota_wait, resumable, hint)

@@ -32,8 +32,8 @@ def _cache_entry(data: Mapping) -> dict:
 
 
 class SheetIds:
-    """The id cache of a :class:`~sheetbridge.sheets.google.store.GoogleStore` (a mixin: its
-    ``__init__`` sets ``_cache``, ``_lock``, ``_planned_master``, ``cache_file``, ``http``...)."""
+    """The id cache of a :class:`~sheetbridge.sheets.google.store.GoogleStore` (a base class: the
+    store's ``__init__`` sets ``_cache``, ``_lock``, ``_planned_master``, ``cache_file``, ``http``...)."""
 
     _cache: dict[str, dict]
     _lock: threading.RLock
@@ -68,7 +68,7 @@ class SheetIds:
         with self._lock:
             books = {}
             for sid, entry in self._cache.items():
-                shown = entry.get("after") if planned and entry.get("after") else entry
+                shown = entry["after"] if planned and entry.get("after") else entry
                 books[sid] = {"sheets": shown["sheets"], "protected": shown["protected"]}
             out = {"version": 1, "host": self.host_email, "master": self.master_id,
                    "books": json.loads(json.dumps(books))}
@@ -153,9 +153,9 @@ class SheetIds:
             if exc.code in (403, 404):
                 raise WorkbookError(f"cannot open {label}: Google answered {exc.code} "
                                     f"({exc.error.get('message', '')}); is the id right and shared with you?") from None
-            raise self._failure(f"opening {label}", exc) from None
+            raise self.http.failure(f"opening {label}", exc) from None
         except requests.RequestException as exc:
-            raise self._failure(f"opening {label}", exc) from None
+            raise self.http.failure(f"opening {label}", exc) from None
         sheets: dict[str, int] = {}
         protected: dict[str, list] = {}
         for s in meta.get("sheets", []):

@@ -6,7 +6,7 @@ import contextlib
 import os
 import secrets
 import time
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import requests
 from gspread.exceptions import APIError
@@ -112,14 +112,14 @@ class GameLock:
         except APIError as exc:
             if exc.code == 400 and "parse range" in str(exc.error.get("message", "")):
                 return None                   # no Lock tab: never locked
-            raise st._failure(f"reading the game's lock in the master spreadsheet ({sid})", exc) from None
+            raise st.http.failure(f"reading the game's lock in the master spreadsheet ({sid})", exc) from None
         except requests.RequestException as exc:
-            raise st._failure(f"reading the game's lock in the master spreadsheet ({sid})", exc) from None
+            raise st.http.failure(f"reading the game's lock in the master spreadsheet ({sid})", exc) from None
         rows = (data.get("valueRanges") or [{}])[0].get("values") or []
         row = [str(v) for v in rows[0]] if rows else []
         if not row or not row[0].strip():
             return None
-        holder = dict(zip(LOCK_COLUMNS, row + [""] * len(LOCK_COLUMNS)))
+        holder: dict[str, Any] = dict(zip(LOCK_COLUMNS, row + [""] * len(LOCK_COLUMNS)))
         holder["since_t"] = _parse_iso(holder["since"])
         holder["expires_t"] = _parse_iso(holder["expires"])
         return holder
@@ -178,7 +178,7 @@ class GameLock:
         try:
             st.http.values_clear(sid, f"{quote_tab(LOCK_TAB)}!A2:F2")
         except (APIError, requests.RequestException) as exc:
-            raise st._failure(f"releasing the game's lock in the master spreadsheet ({sid})", exc) from None
+            raise st.http.failure(f"releasing the game's lock in the master spreadsheet ({sid})", exc) from None
         self.expires = None
 
     def acquire(self) -> None:
@@ -202,7 +202,7 @@ class GameLock:
         st = self.store
         sid = st.master_location()
         what = f"writing the game's lock in the master spreadsheet ({sid})"
-        body = {"range": f"{quote_tab(LOCK_TAB)}!A1:F{len(rows)}", "majorDimension": "ROWS", "values": rows}
+        body: dict[str, Any] = {"range": f"{quote_tab(LOCK_TAB)}!A1:F{len(rows)}", "majorDimension": "ROWS", "values": rows}
 
         def put() -> None:
             st.http.values_update(sid, body["range"], params={"valueInputOption": "RAW"}, body=body)
@@ -221,7 +221,7 @@ class GameLock:
                         raise
                 put()
         except (APIError, requests.RequestException) as exc:
-            raise st._failure(what, exc) from None
+            raise st.http.failure(what, exc) from None
 
 
 

@@ -150,15 +150,16 @@ class Pacer:
     # ---- the log: in memory, or shared through the game folder
     def _update(self, change: Callable[[dict, dict, float], float], now: float) -> float:
         """Apply ``change`` to the log (the shared file's, under its lock, when there is one)."""
-        if self.path is not None:
+        path = self.path
+        if path is not None:
             import filelock
             try:
-                with filelock.FileLock(str(self.path) + ".lock", timeout=PACE_LOCK_WAIT):
-                    sent, holds = self._read(now)
+                with filelock.FileLock(str(path) + ".lock", timeout=PACE_LOCK_WAIT):
+                    sent, holds = self._read(path, now)
                     out = change(sent, holds, now)
                     self._sent, self._holds = sent, holds
                     with contextlib.suppress(OSError):   # not written: the others just do not know
-                        self._write(sent, holds)
+                        self._write(path, sent, holds)
                     return out
             except (OSError, filelock.Timeout):
                 pass   # no folder yet, a read-only one or a stuck lock: pace this process alone
@@ -173,9 +174,9 @@ class Pacer:
             if not now < until <= now + 2 * QUOTA_WAIT_LIMIT:
                 del holds[kind]
 
-    def _read(self, now: float) -> tuple[dict, dict]:
+    def _read(self, path: Path, now: float) -> tuple[dict, dict]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8"))
             sent = {str(k): sorted(float(t) for t in v) for k, v in dict(data.get("sent", {})).items()}
             holds = {str(k): float(v) for k, v in dict(data.get("hold", {})).items()}
         except (OSError, ValueError, TypeError, AttributeError):
@@ -183,10 +184,10 @@ class Pacer:
         self._prune(sent, holds, now)
         return sent, holds
 
-    def _write(self, sent: dict, holds: dict) -> None:
-        tmp = self.path.with_name(self.path.name + ".tmp")
+    def _write(self, path: Path, sent: dict, holds: dict) -> None:
+        tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps({"version": 1, "sent": {k: [round(t, 3) for t in v] for k, v in sent.items() if v},
                                    "hold": {k: round(v, 3) for k, v in holds.items()}}, sort_keys=True),
                        encoding="utf-8")
-        os.replace(tmp, self.path)
+        os.replace(tmp, path)
 

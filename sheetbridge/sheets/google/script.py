@@ -33,7 +33,7 @@ def install_script(store: "GoogleStore", files: Sequence[Mapping[str, str]], scr
         if exc.code == 403 and "Apps Script API" in msg:
             raise ConfigError(f"Google refused: the Apps Script API is turned off for this account; "
                               f"{ENABLE_SCRIPT_API}") from None
-        raise store._failure("installing the Sheetbridge menu", exc) from None
+        raise store.http.failure("installing the Sheetbridge menu", exc) from None
     except requests.RequestException as exc:
-        raise store._failure("installing the Sheetbridge menu", exc) from None
+        raise store.http.failure("installing the Sheetbridge menu", exc) from None
     return script_id

@@ -17,15 +17,14 @@ from typing import Any, Callable, Mapping
 import gspread
 import requests
 
-from ...core.errors import BackendError, WorkbookError
+from ...core.errors import WorkbookError
 from ..store import NEW_PROGRESS_FILE, Store
 from .auth import TOKEN_ENV, build_credentials, default_token_path, sign_in_settings
 from .book import GoogleBook
 from .drive import DriveFiles
-from .errors import failure
 from .http import DEFAULT_ATTEMPTS, DEFAULT_TIMEOUT, SheetbridgeHTTPClient
-from .ids import CACHE_FILE, SheetIds
-from .lock import HOST_NAME_ENV, PROCESS_NONCE, LOCK_SETTLE, LOCK_TTL, hold_game_lock
+from .ids import CACHE_FILE
+from .lock import HOST_NAME_ENV, LOCK_SETTLE, LOCK_TTL, PROCESS_NONCE, hold_game_lock
 from .pacing import PACE_FILE, PACE_PER_MINUTE, QUOTA_WAIT_LIMIT, Pacer
 from .urls import SCOPES
 
@@ -33,7 +32,7 @@ API_BASE_ENV = "SHEETBRIDGE_GOOGLE_API_BASE"
 PUBLISH_WORKERS = 8            # books read or written at once (each book is one request)
 
 
-class GoogleStore(DriveFiles, SheetIds, Store):
+class GoogleStore(DriveFiles, Store):
     """A game's books as Google spreadsheets.
 
     ``locks_forms``: at the deadline the players' Submission tabs are protected so only the host edits them.
@@ -143,11 +142,6 @@ class GoogleStore(DriveFiles, SheetIds, Store):
         if not location:
             raise WorkbookError(f"no spreadsheet id is recorded for {key}")
         return GoogleBook(self, key, location)
-
-    def _failure(self, what: str, exc: BaseException, resumable: bool = True,
-                 hint: str | None = None) -> BackendError | WorkbookError:
-        """One line for the host (see :func:`errors.failure`), under this store's retry policy."""
-        return failure(what, exc, self.http.attempts, self.http.quota_wait, resumable, hint)
 
 
 def open_google_store(config: Mapping[str, Any], **kwargs) -> GoogleStore:
