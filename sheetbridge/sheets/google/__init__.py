@@ -14,8 +14,8 @@
 - ``store.py``: :class:`GoogleStore` and how a game folder's config opens one;
 - ``pictures.py``: each player's private picture, a Drive file shared with them alone.
 
-Imports go one way, from the leaves (urls, errors, cells, pacing) up: http <- lock, auth, ids,
-drive <- book <- store; script.py and pictures.py are handed a store (named for types only).
+Imports go one way, from the leaves (urls, errors, cells, pacing) up: http <- lock, auth, ids
+<- drive <- store (with book); script.py and pictures.py are handed a store (named for types only).
 
 Cost per round (see docs/google.md): a book is read with ONE ``values:batchGet``
 (``valueRenderOption=FORMULA``, so a formula typed into a cell reads back as its
