@@ -9,7 +9,7 @@ sends each PNG by hand. Nothing here reads another player's facts.
 The "Your picture" block names the round: a Results tab whose text is unchanged shows the same
 picture, so comparing a tab's values (what the orchestrator's publication plan does) also tells
 whether its picture must be redrawn. On Google, where a sheet cannot hold an image that is not
-public, the block links a Drive file of the player's own (``sheets/google_pictures.py``).
+public, the block links a Drive file of the player's own (``sheets/google/pictures.py``).
 """
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def prepare_picture_files(ld: Any) -> None:
     commit names it and every later plan links it."""
     if not links_pictures(ld.store):
         return
-    from .sheets.google_pictures import ensure_picture_file
+    from .sheets.google.pictures import ensure_picture_file
     emails = {p.name: p.email for p in ld.players}
     for player in ld.match.players:
         if player not in ld.picture_files and latest_picture(ld.match, player) is not None:
@@ -87,7 +87,7 @@ def picture_link_of(ld: Any, player: str) -> str | None:
     file_id = ld.picture_files.get(player) if links_pictures(ld.store) else None
     if not file_id:
         return None
-    from .sheets.google_pictures import picture_link
+    from .sheets.google.pictures import picture_link
     return picture_link(file_id)
 
 
@@ -104,6 +104,6 @@ def picture_uploads(ld: Any, player: str) -> list[tuple[str, bytes]]:
 def upload(store: Any, uploads: list[tuple[str, bytes]]) -> None:
     if not uploads:
         return
-    from .sheets.google_pictures import upload_picture
+    from .sheets.google.pictures import upload_picture
     for file_id, png in uploads:
         upload_picture(store, file_id, png)

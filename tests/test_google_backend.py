@@ -21,7 +21,7 @@ from sheetbridge.core.errors import BackendError, ConfigError, WorkbookError
 from sheetbridge.sheets import google as G
 from sheetbridge.sheets import layout as L
 from sheetbridge.private_pictures import PICTURE_BLOCK
-from sheetbridge.sheets.google_pictures import PICTURE_MIME
+from sheetbridge.sheets.google.pictures import PICTURE_MIME
 from sheetbridge.sheets.model import CellData as C, TabData
 from sheetbridge.sheets.store import BOARD, MASTER, player_key
 from sheetbridge.sheets.xlsx import XlsxStore

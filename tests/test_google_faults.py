@@ -22,6 +22,7 @@ from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
 from sheetbridge.sheets import google as G
 from sheetbridge.sheets import layout as L
+from sheetbridge.sheets.google import store as google_store
 from sheetbridge.sheets.store import BOARD, MASTER, player_key
 from sheetbridge.sheets.xlsx import XlsxStore
 from tests.conftest import players_for
@@ -566,7 +567,7 @@ def _closed_port() -> int:
 
 
 def test_without_network_every_command_says_so_in_one_line(tmp_path, monkeypatch):
-    monkeypatch.setattr(G, "DEFAULT_ATTEMPTS", 2)
+    monkeypatch.setattr(google_store, "DEFAULT_ATTEMPTS", 2)   # what GoogleStore() falls back on
     env = {G.API_BASE_ENV: f"http://127.0.0.1:{_closed_port()}", G.TOKEN_ENV: "fake-token:host@example.com",
            G.CONFIG_DIR_ENV: str(tmp_path / "cfg")}
     res = cli("new", "skeld", "--players", "Ann <a@x.org>, Bo <b@x.org>, Cy <c@x.org>, Dee <d@x.org>",

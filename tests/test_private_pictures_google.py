@@ -12,7 +12,7 @@ from sheetbridge.core.rng import Rng
 from sheetbridge.pictures import render_png
 from sheetbridge.private_pictures import latest_picture
 from sheetbridge.sheets import layout as L
-from sheetbridge.sheets.google_pictures import PICTURE_MIME
+from sheetbridge.sheets.google.pictures import PICTURE_MIME
 from sheetbridge.sheets.store import player_key
 from tests.fake_google import FakeGoogle
 

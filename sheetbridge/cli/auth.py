@@ -58,7 +58,7 @@ def _auth(credentials: Path | None, service_account: Path | None, token: Path | 
         if line is None:
             raise
         raise G.GoogleUnreachable(line) from None
-    G._save_token(token_path, creds)
+    G.save_token(token_path, creds)
     settings.update({"mode": "oauth", "credentials": str(path), "token": str(token_path)})
     settings.pop("folder_id", None)
     saved = G.save_auth_settings(settings)

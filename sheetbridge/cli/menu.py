@@ -46,7 +46,7 @@ def install(folder) -> None:
     if cfg.get("backend", "xlsx") != "google":
         raise UsageError(f"{folder} is an xlsx game: the menu lives in a Google master spreadsheet (offline, run "
                          "the commands from the terminal)")
-    settings = G._settings(cfg)
+    settings = G.sign_in_settings(cfg)
     if settings["mode"] == "service_account":
         raise UsageError("a service account cannot use the Apps Script API; add the menu by hand: "
                          "`sheetbridge menu show`")

@@ -4,5 +4,5 @@
 - store.py: the interface of a store of workbooks (one per player, one master)
 - layout.py: game-agnostic drawing of forms and reports into tabs, and reading forms back
 - xlsx.py: offline .xlsx files with openpyxl
-- google.py: Google Sheets with gspread
+- google/: Google Sheets with gspread, one layer per file (see its __init__)
 """

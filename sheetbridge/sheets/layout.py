@@ -80,7 +80,7 @@ _CLASSES = (
 )
 _ADVANCE = {ch: w for w, chars in _CLASSES for ch in chars}
 BOLD_FACTOR = 1.1       # bold digits are ~9% wider (DejaVu Sans Bold)
-# Google Sheets gives a width unit 7 pixels (google.py) but draws 10-point Arial, whose digit is 7.4.
+# Google Sheets gives a width unit 7 pixels (google/cells.py) but draws 10-point Arial, whose digit is 7.4.
 GOOGLE_MARGIN = 1.06
 BASE_SIZE = 11.0        # the font size column widths are counted in (Excel's default, Calibri 11)
 MAX_ROW_HEIGHT = 409.0  # Excel's tallest row, in points

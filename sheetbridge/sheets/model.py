@@ -2,7 +2,7 @@
 
 What is written reads back identical
 ------------------------------------
-Both backends (``xlsx.py``, ``google.py``) give back exactly the text they were given,
+Both backends (``xlsx.py``, ``google/``) give back exactly the text they were given,
 leading and trailing spaces, newlines and tabs included; strings are stored as literal
 text, so ``"=1+2"`` stays the four characters ``=1+2`` (never a formula), ``"'quoted"``
 keeps its apostrophe and ``"007"`` stays text (a read returns ``"007"``, not 7).

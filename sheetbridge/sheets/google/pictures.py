@@ -22,10 +22,10 @@ import requests
 from gspread.exceptions import APIError
 from gspread.urls import DRIVE_FILES_API_V3_URL
 
-from .store import BookInfo
+from ..store import BookInfo
 
 if TYPE_CHECKING:
-    from .google import GoogleStore
+    from .store import GoogleStore
 
 PICTURE_TAG = "sheetbridgePicture"
 PICTURE_MIME = "image/png"
@@ -64,7 +64,7 @@ def ensure_picture_file(store: "GoogleStore", player: str, email: str) -> str:
     try:
         file_id = store.http.retrying()(attempt)["id"]
     except (APIError, requests.RequestException) as exc:
-        raise store._failure(what, exc) from None
+        raise store.http.failure(what, exc) from None
     store.share(BookInfo(key=f"picture:{player}", location=file_id, title=""), reader_email=email or None)
     return file_id
 
@@ -75,4 +75,4 @@ def upload_picture(store: "GoogleStore", file_id: str, png: bytes) -> None:
         store.http.request("patch", f"{UPLOAD_URL}/{file_id}", data=png, headers={"Content-Type": PICTURE_MIME},
                            params={"uploadType": "media", "supportsAllDrives": "true", "fields": "id"})
     except (APIError, requests.RequestException) as exc:
-        raise store._failure(f"uploading a picture to Drive ({file_id})", exc) from None
+        raise store.http.failure(f"uploading a picture to Drive ({file_id})", exc) from None

@@ -1,0 +1,128 @@
+"""One spreadsheet as a :class:`~sheetbridge.sheets.store.Book`: a read is one values:batchGet,
+a write one spreadsheets:batchUpdate replacing whole tabs (the ids come from the store's cache)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+import requests
+from gspread.exceptions import APIError
+from gspread.utils import rowcol_to_a1
+
+from ...core.errors import WorkbookError
+from ..model import Rect, TabData, normalise
+from ..store import Book
+from .urls import quote_tab
+
+if TYPE_CHECKING:
+    from .store import GoogleStore
+
+
+class GoogleBook(Book):
+    """A spreadsheet of the game (``key``: "master", "player:Ann"...; ``location``: its id)."""
+
+    def __init__(self, store: "GoogleStore", key: str, location: str, title: str = "") -> None:
+        self.store = store
+        self.key = key
+        self.location = location
+        self.title = title
+
+    @property
+    def label(self) -> str:
+        return f"the {self.key} spreadsheet ({self.location})"
+
+    # ---- reading
+    def read(self, tabs: Sequence[str]) -> dict[str, Rect]:
+        tabs = list(tabs)
+        if not tabs:
+            return {}
+        known = self.store._sheets(self.location)
+        if known is not None and any(t not in known for t in tabs):
+            names = self.tab_names(refresh=True)      # the cache may be stale: ask once
+            missing = [t for t in tabs if t not in names]
+            if missing:
+                raise self._missing(missing[0], names)
+        http = self.store.http
+        try:
+            data = http.values_batch_get(self.location, [quote_tab(t) for t in tabs],
+                                         params={"valueRenderOption": "FORMULA",
+                                                 "majorDimension": "ROWS"})
+        except APIError as exc:
+            if exc.code == 400 and "parse range" in str(exc.error.get("message", "")):
+                names = self.tab_names(refresh=True)
+                missing = [t for t in tabs if t not in names]
+                if missing:
+                    raise self._missing(missing[0], names) from None
+            raise self.store.http.failure(f"reading {', '.join(tabs)} from {self.label}", exc) from None
+        except requests.RequestException as exc:
+            raise self.store.http.failure(f"reading {', '.join(tabs)} from {self.label}", exc) from None
+        ranges = data.get("valueRanges", [])
+        out: dict[str, Rect] = {}
+        for tab, vr in zip(tabs, ranges):
+            out[tab] = normalise(vr.get("values", []))
+        for tab in tabs[len(ranges):]:
+            out[tab] = []
+        return out
+
+    def _missing(self, tab: str, names: Sequence[str]) -> WorkbookError:
+        return WorkbookError(f"{self.label} has no tab named '{tab}' (its tabs: "
+                             f"{', '.join(names) or 'none'}); was it renamed or deleted?")
+
+    def tab_names(self, refresh: bool = False) -> list[str]:
+        known = None if refresh else self.store._sheets(self.location)
+        if known is None:
+            self.store._load_metadata(self.location, self.label)
+            known = self.store._sheets(self.location) or {}
+        return list(known)
+
+    # ---- writing
+    def write(self, tabs: Mapping[str, TabData]) -> None:
+        if not tabs:
+            return
+        if self.store._sheets(self.location) is None or self.store._needs_ids(self.location, tabs):
+            self.store._load_metadata(self.location, self.label)
+        what = f"writing {', '.join(tabs)} to {self.label}"
+        try:
+            self._write_once(tabs)
+        except APIError as exc:
+            if exc.code != 400:
+                raise self.store.http.failure(what, exc) from None
+            # The cached ids may be stale (a tab deleted or added by hand, or a write that
+            # reached Google before the connection dropped): refresh once and retry.
+            self.store._load_metadata(self.location, self.label)
+            try:
+                self._write_once(tabs)
+            except (APIError, requests.RequestException) as exc2:
+                raise self.store.http.failure(what, exc2) from None
+        except requests.RequestException as exc:
+            raise self.store.http.failure(what, exc) from None
+
+    def update_cells(self, tab: str, cells: Mapping[tuple[int, int], object]) -> None:
+        """One values:batchUpdate, RAW input (text stays literal), only the given cells."""
+        if not cells:
+            return
+        data = [{"range": f"{quote_tab(tab)}!{rowcol_to_a1(r, c)}", "majorDimension": "ROWS",
+                 "values": [["" if v is None else v]]} for (r, c), v in sorted(cells.items())]
+        try:
+            self.store.http.values_batch_update(self.location, body={"valueInputOption": "RAW", "data": data})
+        except (APIError, requests.RequestException) as exc:
+            raise self.store.http.failure(f"updating {tab} in {self.label}", exc) from None
+
+    def remove_tabs(self, tabs: Sequence[str]) -> None:
+        known = self.store._sheets(self.location)
+        if known is None or any(t not in known for t in tabs):
+            self.store._load_metadata(self.location, self.label)
+            known = self.store._sheets(self.location) or {}
+        ids = [known[t] for t in tabs if t in known]
+        if not ids:
+            return
+        try:
+            self.store.http.batch_update(self.location, {"requests": [{"deleteSheet": {"sheetId": i}} for i in ids]})
+        except (APIError, requests.RequestException) as exc:
+            raise self.store.http.failure(f"removing {', '.join(tabs)} from {self.label}", exc) from None
+        self.store._load_metadata(self.location, self.label)
+
+    def _write_once(self, tabs: Mapping[str, TabData]) -> None:
+        body, pending = self.store._write_requests(self.location, tabs)
+        reply = self.store.http.batch_update(self.location, {"requests": body})
+        self.store._commit(self.location, pending, reply.get("replies", []))
+

@@ -1,0 +1,262 @@
+"""The game lock on Google: one command at a time per game, held in a row of the master's hidden
+Lock tab (:class:`GameLock`); before the master exists, the game folder's file lock stands in."""
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import time
+from typing import TYPE_CHECKING, Any, Iterator
+
+import requests
+from gspread.exceptions import APIError
+
+from ...core.errors import GameBusy, SheetbridgeError
+from .urls import quote_tab
+
+if TYPE_CHECKING:
+    from .store import GoogleStore
+
+# The game lock: a hidden tab in the master (see GameLock).
+LOCK_TAB = "Lock"
+LOCK_COLUMNS = ("owner", "command", "pid", "host", "since", "expires")
+# Which host starts a command (co-hosts share a game): its name goes into the lock's command column.
+HOST_NAME_ENV = "SHEETBRIDGE_HOST_NAME"
+# 15 minutes: the longest healthy command (creating a 30-player game, about 130 requests
+# paced at 55 a minute, plus retries' waits) takes under 5 minutes, so a live run never
+# loses its lock; and a run that died (a closed laptop) blocks the game for 15 minutes at
+# most; on the same computer a dead holder's lock is taken over at once.
+LOCK_TTL = 15 * 60
+# Between writing our claim and reading it back: longer than a rival's read-then-write,
+# so that of two runs that both saw the lock free, the later writer wins and the earlier
+# one sees it (Google has no compare-and-set; see GameLock).
+LOCK_SETTLE = 2.0
+
+PROCESS_NONCE = secrets.token_hex(4)                 # tells this process from an earlier one with its pid
+_HELD_LOCKS: dict[tuple[str, str], list] = {}         # (master id, owner) -> [depth, GameLock]
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def _parse_iso(text: str) -> float | None:
+    import calendar
+    try:
+        return float(calendar.timegm(time.strptime(text.strip(), "%Y-%m-%dT%H:%M:%SZ")))
+    except (ValueError, AttributeError):
+        return None
+
+
+def _hhmm(t: float | None, now: float) -> str:
+    if t is None:
+        return "?"
+    same_day = time.gmtime(t)[:3] == time.gmtime(now)[:3]
+    return time.strftime("%H:%M UTC" if same_day else "%Y-%m-%d %H:%M UTC", time.gmtime(t))
+
+
+def _pid_gone(pid: str) -> bool:
+    """Is there no process ``pid`` on this computer? (POSIX only; elsewhere: unknown, False.)"""
+    if os.name != "posix":
+        return False
+    try:
+        n = int(pid)
+    except (TypeError, ValueError):
+        return False
+    if n <= 0:
+        return False
+    try:
+        os.kill(n, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:          # EPERM: it exists, as another user
+        return False
+    return False
+
+
+class GameLock:
+    """One command's hold on a game: a row in the master's hidden Lock tab
+    (owner token, command, pid, host, since, expires; times in UTC).
+
+    Google has no compare-and-set, so taking the lock is three steps (tests drive them
+    one by one on two stores):
+
+    1. :meth:`peek` reads the row; a live lock held by another run refuses at once
+       (:class:`GameBusy` naming it);
+    2. :meth:`claim` writes our row over it;
+    3. :meth:`confirm`, ``store.lock_settle`` seconds later, reads it back: another run's
+       row means it claimed after us and wins; we refuse and leave its row alone.
+
+    Of two runs that both saw the lock free, the later writer wins and the earlier one
+    sees that at confirm. What is left is a rival whose read came before our claim but
+    whose write lands after our read-back: the settle wait makes that need a request
+    slower than LOCK_SETTLE, and the record's revision check before the master's commit
+    write catches even that. A lock past its expiry, or held by a process of this computer
+    that is gone, is taken over; a row of our own process (a run whose release failed)
+    is ours again.
+    """
+
+    def __init__(self, store: "GoogleStore", command: str) -> None:
+        self.store = store
+        self.command = command
+        self.expires: float | None = None
+
+    # ---- the steps
+    def read(self) -> dict | None:
+        """The holder's row as a dict, or None (no Lock tab yet, or nobody holds it)."""
+        st = self.store
+        sid = st.master_location()
+        try:
+            data = st.http.values_batch_get(sid, [f"{quote_tab(LOCK_TAB)}!A2:F2"],
+                                            params={"valueRenderOption": "FORMULA", "majorDimension": "ROWS"})
+        except APIError as exc:
+            if exc.code == 400 and "parse range" in str(exc.error.get("message", "")):
+                return None                   # no Lock tab: never locked
+            raise st.http.failure(f"reading the game's lock in the master spreadsheet ({sid})", exc) from None
+        except requests.RequestException as exc:
+            raise st.http.failure(f"reading the game's lock in the master spreadsheet ({sid})", exc) from None
+        rows = (data.get("valueRanges") or [{}])[0].get("values") or []
+        row = [str(v) for v in rows[0]] if rows else []
+        if not row or not row[0].strip():
+            return None
+        holder: dict[str, Any] = dict(zip(LOCK_COLUMNS, row + [""] * len(LOCK_COLUMNS)))
+        holder["since_t"] = _parse_iso(holder["since"])
+        holder["expires_t"] = _parse_iso(holder["expires"])
+        return holder
+
+    def blocks(self, holder: dict | None) -> bool:
+        """Does ``holder`` keep us out? Not if it is us, expired (or unreadable), or a
+        process of this computer that is gone."""
+        st = self.store
+        if holder is None or holder["owner"] == st.lock_owner:
+            return False
+        if holder["expires_t"] is None or holder["expires_t"] <= st.wall_clock():
+            return False
+        if holder["host"] == st.lock_host and _pid_gone(holder["pid"]):
+            return False
+        return True
+
+    def busy(self, holder: dict | None) -> GameBusy:
+        now = self.store.wall_clock()
+        if holder is None:
+            return GameBusy("another sheetbridge started working on this game at the same moment; "
+                            "try again when it ends")
+        return GameBusy(f"another sheetbridge is working on this game ({holder['command'] or '?'} since "
+                        f"{_hhmm(holder['since_t'], now)}, pid {holder['pid'] or '?'} on {holder['host'] or '?'}); "
+                        f"try again when it ends (a lock left by a run that died expires at "
+                        f"{_hhmm(holder['expires_t'], now)})")
+
+    def peek(self) -> None:
+        holder = self.read()
+        if self.blocks(holder):
+            raise self.busy(holder)
+
+    def claim(self) -> None:
+        st = self.store
+        now = st.wall_clock()
+        self.expires = now + st.lock_ttl
+        command = f"{self.command} by {st.lock_who}" if st.lock_who else self.command   # co-hosts: who started it
+        row = [st.lock_owner, command, str(st.lock_pid), st.lock_host, _iso(now), _iso(self.expires)]
+        self._write([list(LOCK_COLUMNS), row])
+
+    def confirm(self) -> None:
+        holder = self.read()
+        if holder is None or holder["owner"] != self.store.lock_owner:
+            raise self.busy(holder)
+
+    def release(self) -> None:
+        """Clear our row. Well before our expiry nobody can have taken the lock over, so
+        no read is needed; later, only a row that is still ours is cleared."""
+        if self.expires is None:
+            return
+        if self.store.wall_clock() > self.expires - 60:
+            holder = self.read()
+            if holder is None or holder["owner"] != self.store.lock_owner:
+                return
+        st = self.store
+        sid = st.master_location()
+        try:
+            st.http.values_clear(sid, f"{quote_tab(LOCK_TAB)}!A2:F2")
+        except (APIError, requests.RequestException) as exc:
+            raise st.http.failure(f"releasing the game's lock in the master spreadsheet ({sid})", exc) from None
+        self.expires = None
+
+    def acquire(self) -> None:
+        """peek, claim, wait ``lock_settle`` seconds, confirm."""
+        self.peek()
+        try:
+            self.claim()
+            self.store.http.sleep(self.store.lock_settle)
+            self.confirm()
+        except GameBusy:
+            self.expires = None               # the row is the winner's now: leave it
+            raise
+        except SheetbridgeError:
+            with contextlib.suppress(SheetbridgeError):
+                self.release()
+            raise
+
+    def _write(self, rows: list[list[str]]) -> None:
+        """Values only (no sheet ids needed, so no metadata read); a master made before the
+        Lock tab existed gets it first (hidden)."""
+        st = self.store
+        sid = st.master_location()
+        what = f"writing the game's lock in the master spreadsheet ({sid})"
+        body: dict[str, Any] = {"range": f"{quote_tab(LOCK_TAB)}!A1:F{len(rows)}", "majorDimension": "ROWS", "values": rows}
+
+        def put() -> None:
+            st.http.values_update(sid, body["range"], params={"valueInputOption": "RAW"}, body=body)
+
+        try:
+            try:
+                put()
+            except APIError as exc:
+                if not (exc.code == 400 and "parse range" in str(exc.error.get("message", ""))):
+                    raise
+                try:
+                    st.http.batch_update(sid, {"requests": [{"addSheet": {"properties": {
+                        "title": LOCK_TAB, "hidden": True, "gridProperties": {"rowCount": 10, "columnCount": 6}}}}]})
+                except APIError as exc2:
+                    if exc2.code != 400 or "already exists" not in str(exc2.error.get("message", "")):
+                        raise
+                put()
+        except (APIError, requests.RequestException) as exc:
+            raise st.http.failure(what, exc) from None
+
+
+
+@contextlib.contextmanager
+def hold_game_lock(store: "GoogleStore", command: str) -> Iterator[None]:
+    """Hold the game's lock for ``command`` (see :class:`GameLock`): at most one
+    sheetbridge works on a game at a time. Re-entrant within one process. Before the
+    master exists (``new``), the game folder's file lock stands in for it.
+
+    Costs 2 reads and 1 write to take, 1 write to release (see docs/google.md)."""
+    if not store.master_id:
+        if store.game_folder is None:
+            yield
+            return
+        from ..xlsx import XlsxStore    # the same OS file lock an xlsx game folder uses
+        with XlsxStore(store.game_folder).lock(command):
+            yield
+        return
+    key = (store.master_id, store.lock_owner)
+    held = _HELD_LOCKS.get(key)
+    if held is not None:                   # re-entrant: demo runs new, then resolve...
+        held[0] += 1
+        try:
+            yield
+        finally:
+            held[0] -= 1
+        return
+    game_lock = GameLock(store, command)
+    game_lock.acquire()
+    _HELD_LOCKS[key] = [1, game_lock]
+    try:
+        yield
+    finally:
+        _HELD_LOCKS.pop(key, None)
+        try:
+            game_lock.release()
+        except SheetbridgeError:
+            pass   # no network: the lock expires by itself, and a run on this computer takes it over
