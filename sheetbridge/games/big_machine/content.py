@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...core.parsing import clean, parse_int, table_key
 from ...core.types import Tables, fresh
 from .spec import CONNECTORS_TABLE, NODES_TABLE, RELATION_TABLE, ROUNDS, TRADES_TABLE
 from .state import Connector, Half, Machine
+
+Catalog = dict[str, dict[str, Half]]   # meadow -> "Left"/"Right" -> its half (M1)
 
 class Color(enum.Enum):
     """The five meadows and part colours (R2, R8)."""
@@ -57,7 +59,8 @@ def relation_key(a: str, b: str) -> str:
     return "|".join(sorted((a, b)))
 
 
-def node_order(machine: Mapping[str, Any]) -> list[str]:
+def node_order(machine: Machine) -> list[str]:
+    """The nodes in drawing order: by column, then row."""
     return sorted(machine["nodes"], key=lambda n: (machine["nodes"][n][1], machine["nodes"][n][0], n))
 
 
@@ -104,24 +107,23 @@ def _keys(tables: Tables, *names: str) -> tuple:
     return tuple(table_key(tables.get(n)) for n in names)
 
 
-def read_catalog(tables: Tables) -> tuple[dict, list[str]]:
+def read_catalog(tables: Tables) -> tuple[Catalog, list[str]]:
     """The five meadows' halves per side from the two half tables (M1), and problems."""
     catalog, problems = _read_catalog_cached(_keys(tables, NODES_TABLE, CONNECTORS_TABLE))
     return fresh(catalog), list(problems)
 
 
 @functools.lru_cache(maxsize=8)   # read at every new game and its first round: once per content
-def _read_catalog_cached(key: tuple) -> tuple[dict, tuple[str, ...]]:
+def _read_catalog_cached(key: tuple) -> tuple[Catalog, tuple[str, ...]]:
     nodes, connectors = key
     tables = {n: t for n, t in ((NODES_TABLE, nodes), (CONNECTORS_TABLE, connectors)) if t is not None}
     catalog, problems = _read_catalog(tables)
     return catalog, tuple(problems)
 
 
-def _read_catalog(tables: Tables) -> tuple[dict, list[str]]:
+def _read_catalog(tables: Tables) -> tuple[Catalog, list[str]]:
     problems: list[str] = []
-    catalog: dict[str, dict[str, dict]] = {m: {s.value: {"nodes": {}, "connectors": []} for s in Side}
-                                           for m in MEADOWS}
+    catalog: Catalog = {m: {s.value: {"nodes": {}, "connectors": []} for s in Side} for m in MEADOWS}
     nrect = tables.get(NODES_TABLE)
     crect = tables.get(CONNECTORS_TABLE)
     if nrect is None or crect is None:
@@ -131,17 +133,27 @@ def _read_catalog(tables: Tables) -> tuple[dict, list[str]]:
     cidx = _columns(crect, CONNECTORS_TABLE, ("Meadow", "Side", "From", "To", "Condition"), problems)
     if nidx is None or cidx is None:
         return catalog, problems
+    _read_half_nodes(nrect, nidx, catalog, problems)
+    _read_half_connectors(crect, cidx, catalog, problems)
+    _check_halves(catalog, problems)
+    return catalog, problems
 
-    def sides(text: str, table: str, n: int) -> list[str]:
-        t = _norm(text)
-        if t in ("both", ""):
-            return [s.value for s in Side]
-        for s in Side:
-            if s.value.casefold() == t:
-                return [s.value]
-        problems.append(f"Table {table!r} row {n}: Side {text!r} is not Both, Left or Right.")
-        return []
 
+def _sides(text: str, table: str, n: int, problems: list[str]) -> list[str]:
+    """The sides a row is for: Both (or blank), Left or Right."""
+    t = _norm(text)
+    if t in ("both", ""):
+        return [s.value for s in Side]
+    for s in Side:
+        if s.value.casefold() == t:
+            return [s.value]
+    problems.append(f"Table {table!r} row {n}: Side {text!r} is not Both, Left or Right.")
+    return []
+
+
+def _read_half_nodes(nrect: Sequence[Sequence[str]], nidx: Mapping[str, int], catalog: Catalog,
+                     problems: list[str]) -> None:
+    """M1: each half's own nodes and where they are drawn."""
     for n, v in _rows(nrect, nidx):
         m = meadow_named(v["Meadow"])
         if m is None:
@@ -158,7 +170,7 @@ def _read_catalog(tables: Tables) -> tuple[dict, list[str]]:
             problems.append(f"Table {NODES_TABLE!r} row {n}: Row {v['Row']!r} and Column {v['Column']!r} must "
                             "be whole numbers from 1 (Column 1 is next to the middle nodes).")
             continue
-        for s in sides(v["Side"], NODES_TABLE, n):
+        for s in _sides(v["Side"], NODES_TABLE, n, problems):
             half = catalog[m][s]
             if label in half["nodes"]:
                 problems.append(f"Table {NODES_TABLE!r} row {n}: node {label} of the {m} {s.lower()} half is "
@@ -169,6 +181,10 @@ def _read_catalog(tables: Tables) -> tuple[dict, list[str]]:
             else:
                 half["nodes"][label] = [row, col]
 
+
+def _read_half_connectors(crect: Sequence[Sequence[str]], cidx: Mapping[str, int], catalog: Catalog,
+                          problems: list[str]) -> None:
+    """M1, R7: each half's connectors and their conditions."""
     for n, v in _rows(crect, cidx):
         m = meadow_named(v["Meadow"])
         if m is None:
@@ -189,7 +205,7 @@ def _read_catalog(tables: Tables) -> tuple[dict, list[str]]:
             problems.append(f"Table {CONNECTORS_TABLE!r} row {n}: a connector joins two different nodes, "
                             f"not {a} to itself.")
             continue
-        for s in sides(v["Side"], CONNECTORS_TABLE, n):
+        for s in _sides(v["Side"], CONNECTORS_TABLE, n, problems):
             half = catalog[m][s]
             known = set(half["nodes"]) | set(MIDDLE)
             bad = [x for x in (a, b) if x not in known]
@@ -203,22 +219,24 @@ def _read_catalog(tables: Tables) -> tuple[dict, list[str]]:
                 continue
             half["connectors"].append({"a": a, "b": b, "cond": cond, "greater": greater})
 
+
+def _check_halves(catalog: Catalog, problems: list[str]) -> None:
+    """Every half has connectors and every node of its own is joined to one."""
     for m in MEADOWS:
-        for s in Side:
-            half = catalog[m][s.value]
+        for side in Side:
+            half = catalog[m][side.value]
             if not half["connectors"]:
-                problems.append(f"The {m} {s.value.lower()} half has no connectors; add rows for it (Side "
-                                f"{s.value} or Both) to {CONNECTORS_TABLE!r}.")
+                problems.append(f"The {m} {side.value.lower()} half has no connectors; add rows for it (Side "
+                                f"{side.value} or Both) to {CONNECTORS_TABLE!r}.")
                 continue
             linked = {x for c in half["connectors"] for x in (c["a"], c["b"])}
             lonely = [x for x in half["nodes"] if x not in linked]  # middles: checked per machine
             if lonely:
-                problems.append(f"The {m} {s.value.lower()} half: node {', '.join(lonely)} has no connector; "
+                problems.append(f"The {m} {side.value.lower()} half: node {', '.join(lonely)} has no connector; "
                                 f"join it to the machine in {CONNECTORS_TABLE!r}.")
-    return catalog, problems
 
 
-def assemble(catalog: Mapping[str, Any], left: str, right: str) -> tuple[dict, list[str]]:
+def assemble(catalog: Catalog, left: str, right: str) -> tuple[Machine, list[str]]:
     """R4, R5, M3: the machine of a left half and a right half sharing M1-M3, and problems."""
     problems: list[str] = []
     lh, rh = catalog[left][Side.LEFT.value], catalog[right][Side.RIGHT.value]
@@ -234,13 +252,13 @@ def assemble(catalog: Mapping[str, Any], left: str, right: str) -> tuple[dict, l
     def nid(prefix: str, x: str) -> str:
         return x if x in MIDDLE else prefix + x
 
-    conns: list[dict] = []
-    seen: dict[frozenset, dict] = {}
+    conns: list[Connector] = []
+    seen: dict[frozenset, Connector] = {}
     for prefix, half, name in (("L", lh, f"{left} left"), ("R", rh, f"{right} right")):
         for c in half["connectors"]:
             a, b = nid(prefix, c["a"]), nid(prefix, c["b"])
             g = nid(prefix, c["greater"]) if c["greater"] else ""
-            new = {"a": a, "b": b, "cond": c["cond"], "greater": g, "used": False}
+            new: Connector = {"a": a, "b": b, "cond": c["cond"], "greater": g, "used": False}
             key = frozenset((a, b))
             if key in seen:
                 old = seen[key]
@@ -250,10 +268,10 @@ def assemble(catalog: Mapping[str, Any], left: str, right: str) -> tuple[dict, l
                 continue
             seen[key] = new
             conns.append(new)
-    machine = {"left": left, "right": right, "nodes": nodes, "connectors": conns,
+    machine: Machine = {"left": left, "right": right, "nodes": nodes, "connectors": conns,
                "parts": {n: None for n in nodes}}
     # every node reachable (M1 validation)
-    adj = {n: set() for n in nodes}
+    adj: dict[str, set[str]] = {n: set() for n in nodes}
     for c in conns:
         adj[c["a"]].add(c["b"])
         adj[c["b"]].add(c["a"])
@@ -375,7 +393,7 @@ def _check_all(tables: Tables) -> list[str]:
 
 
 
-def half_machine(half: Mapping[str, Any], side: str) -> dict:
+def half_machine(half: Half, side: str) -> Machine:
     """One half alone, drawn on its side of the middle nodes (for meadow selection)."""
     left = side == Side.LEFT.value
     prefix = "L" if left else "R"
@@ -386,7 +404,7 @@ def half_machine(half: Mapping[str, Any], side: str) -> dict:
 
     def nid(x: str) -> str:
         return x if x in MIDDLE or not x else prefix + x
-    conns = [{"a": nid(c["a"]), "b": nid(c["b"]), "cond": c["cond"], "greater": nid(c["greater"]), "used": False}
+    conns: list[Connector] = [{"a": nid(c["a"]), "b": nid(c["b"]), "cond": c["cond"], "greater": nid(c["greater"]), "used": False}
              for c in half["connectors"]]
     return {"left": "", "right": "", "nodes": nodes, "connectors": conns, "parts": {n: None for n in nodes}}
 

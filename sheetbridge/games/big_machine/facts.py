@@ -11,6 +11,7 @@ from ...core.facts import Fact, fact
 from ...core.types import Problem
 from .content import FAULTY, SABOTAGE_COGS, node_order
 from .machine import connector_points, connector_status
+from .state import Machine
 
 # --------------------------------------------------------------------- round results as data
 # Every report and picture is drawn from these (render.py, picture.py). `audience` follows the
@@ -298,7 +299,12 @@ def as_part(part: Any) -> MachinePart | None:
 
 
 
-def machine_facts(machine: Mapping[str, Any], relation: Mapping[str, str], final: bool = False,
+def as_given_part(part: Any) -> MachinePart:
+    """A part being installed (never empty) as a MachinePart."""
+    return FAULTY_PART if part == FAULTY else MachinePart(part["color"], int(part["power"]))
+
+
+def machine_facts(machine: Machine, relation: Mapping[str, str], final: bool = False,
                   layout: bool = False) -> tuple[tuple[MachineNode, ...], tuple[MachineConnector, ...]]:
     """A machine of the state as fact data: its nodes (in drawing order) and connectors with their
     state and points now (`final`: empty ends count as faulty); `layout`: the bare structure."""

@@ -14,26 +14,47 @@ from ...core.standings import RoundScore
 from ...core.types import (Form, Outcome, RawSubmission, Report, RoundInput, RoundResult, State, Submission,
                            Tables)
 from . import intake, picture, play, render, rules
-from .content import (EXCELLENT_POINTS, FAULTY, JUMP_COST, MEADOWS, MIDDLE, SABOTAGE_COGS, START_COGS,  # noqa: F401
+from .content import (EXCELLENT_POINTS, FAULTY, JUMP_COST, MEADOWS, MIDDLE, SABOTAGE_COGS, START_COGS,
                       WORKING_POINTS, Color, Cond, Side, assemble, check_all_tables, half_machine, node_order,
                       read_catalog, read_relation, read_trades, relation_key)
-from .facts import (FAULTY_PART, CogsGiven, CogsNow, ConnectorTraversed, Ending, LedgerReason,  # noqa: F401
+from .facts import (FAULTY_PART, CogsGiven, CogsNow, ConnectorTraversed, Ending, LedgerReason,
                     MachineConnector, MachineLayout, MachineNode, MachineNow, MachinePart, MachinePayout,
                     MachineScored, MachineTeam, MeadowAuction, MeadowBid, MeadowMove, MeadowPosition, NodeInstalls,
                     NodeJump, PartInstalled, SelfSabotage, StartingMeadow, StartingMeadowDrawn, SubmissionProblem,
                     as_part, machine_facts)
-from .machine import (connector_points, connector_status, find_connector, install, install_all,  # noqa: F401
-                      neighbours, part_text, score_machine)
-from .picture import (CELL_H, CELL_W, DEAD_LINE, KIND_COLOUR, LEGEND, MEADOW_HEAD, MEADOW_W, NAME_H,  # noqa: F401
-                      NODE_R, board_shapes, legend_shapes, machine_shapes, node_centre)
-from .render import (COLOR_FILL, COLOR_FONT, EMPTY_FILL, FAULTY_FILL, STATE_FILL, STATE_HELP,  # noqa: F401
-                     kind_text, machine_blocks, where_grid)
 from .intake import allowed_nodes, gift_targets
+from .machine import (connector_points, connector_status, find_connector, install, install_all,
+                      neighbours, part_text, score_machine)
+from .picture import (CELL_H, CELL_W, DEAD_LINE, KIND_COLOUR, LEGEND, MEADOW_HEAD, MEADOW_W, NAME_H,
+                      NODE_R, board_shapes, legend_shapes, machine_shapes, node_centre)
+from .render import (COLOR_FILL, COLOR_FONT, EMPTY_FILL, FAULTY_FILL, STATE_FILL, STATE_HELP,
+                     kind_text, machine_blocks, where_grid)
 from .position import from_position
-from .rules import Turn, form_teams, highest_unique_bid, part_power  # noqa: F401
-from .spec import (CONNECTORS_TABLE, DEFAULTS, NODES_TABLE, RELATION_TABLE, ROUNDS, SPEC,  # noqa: F401
+from .rules import Turn, form_teams, highest_unique_bid, part_power
+from .spec import (CONNECTORS_TABLE, DEFAULTS, NODES_TABLE, RELATION_TABLE, ROUNDS, SPEC,
                    TRADES_TABLE, Options, options_of)
 from .state import STATE_VERSION, BigMachineState, mates, upgrade
+
+# What code outside the package reads as sheetbridge.games.big_machine.X (tests, strategies, docs).
+__all__ = [
+    "GAME", "BigMachine", "SPEC", "DEFAULTS", "Options", "options_of", "STATE_VERSION", "BigMachineState",
+    "ROUNDS", "NODES_TABLE", "CONNECTORS_TABLE", "RELATION_TABLE", "TRADES_TABLE",
+    "Color", "Cond", "Side", "MEADOWS", "MIDDLE", "START_COGS", "JUMP_COST", "SABOTAGE_COGS", "WORKING_POINTS",
+    "EXCELLENT_POINTS", "FAULTY", "read_catalog", "read_relation", "read_trades", "check_all_tables", "assemble",
+    "half_machine", "node_order", "relation_key",
+    "install", "install_all", "connector_status", "connector_points", "score_machine", "part_text", "neighbours",
+    "find_connector",
+    "MachinePart", "FAULTY_PART", "MachineNode", "MachineConnector", "MachineTeam", "StartingMeadow",
+    "StartingMeadowDrawn", "MachineLayout", "SubmissionProblem", "CogsGiven", "MeadowMove", "NodeJump",
+    "SelfSabotage", "MeadowPosition", "MeadowBid", "MeadowAuction", "PartInstalled", "NodeInstalls",
+    "ConnectorTraversed", "CogsNow", "MachineNow", "MachineScored", "MachinePayout", "LedgerReason", "Ending",
+    "as_part", "machine_facts",
+    "allowed_nodes", "gift_targets", "form_teams", "Turn", "part_power", "highest_unique_bid", "from_position",
+    "COLOR_FILL", "COLOR_FONT", "EMPTY_FILL", "FAULTY_FILL", "STATE_FILL", "STATE_HELP", "kind_text",
+    "machine_blocks", "where_grid",
+    "KIND_COLOUR", "DEAD_LINE", "CELL_W", "CELL_H", "NODE_R", "MEADOW_W", "MEADOW_HEAD", "NAME_H", "LEGEND",
+    "node_centre", "machine_shapes", "board_shapes", "legend_shapes",
+]
 
 
 def _typed(state: State) -> BigMachineState:

@@ -6,14 +6,15 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .content import EXCELLENT_POINTS, FAULTY, WORKING_POINTS, Cond, node_order, relation_key
-from .state import Connector, Machine
+from .state import Connector, Machine, Part
 
 
-def power_key(part: Any) -> int:
+def power_key(part: Part) -> int:
+    """R46, A4: the order parts are installed in, faulty first, then ascending power."""
     return -1 if part == FAULTY else int(part["power"])
 
 
-def install(current: Any, part: Any) -> Any:
+def install(current: Part, part: Part) -> Part:
     """R41-R45: the node's content after installing `part` (None empty, "faulty", or a dict)."""
     if current is None:
         return part
@@ -22,7 +23,7 @@ def install(current: Any, part: Any) -> Any:
     return part if part["power"] > current["power"] else FAULTY
 
 
-def install_all(current: Any, parts: Sequence[Any]) -> Any:
+def install_all(current: Part, parts: Sequence[Part]) -> Part:
     """R46, R47, A4: several parts onto one node, ascending power, faulty first."""
     for part in sorted(parts, key=power_key):
         current = install(current, part)
@@ -30,7 +31,7 @@ def install_all(current: Any, parts: Sequence[Any]) -> Any:
 
 
 
-def connector_status(conn: Mapping[str, Any], parts: Mapping[str, Any], relation: Mapping[str, str],
+def connector_status(conn: Connector, parts: Mapping[str, Any], relation: Mapping[str, str],
                      final: bool = True) -> str:
     """excellent / working / dead (a faulty end) / waiting (an empty end, before the end) (R50-R55)."""
     a, b = parts.get(conn["a"]), parts.get(conn["b"])
@@ -50,17 +51,18 @@ def connector_status(conn: Mapping[str, Any], parts: Mapping[str, Any], relation
 
 
 def connector_points(status: str) -> int:
+    """R51, R52: 5 points excellent, 1 working, else none."""
     return {"excellent": EXCELLENT_POINTS, "working": WORKING_POINTS}.get(status, 0)
 
 
-def score_machine(machine: Mapping[str, Any], relation: Mapping[str, str]) -> tuple[int, list[str]]:
+def score_machine(machine: Machine, relation: Mapping[str, str]) -> tuple[int, list[str]]:
     """R50-R56: total points and one status per connector (in the machine's order)."""
     statuses = [connector_status(c, machine["parts"], relation, final=True) for c in machine["connectors"]]
     return sum(connector_points(s) for s in statuses), statuses
 
 
 
-def part_text(part: Any) -> str:
+def part_text(part: Part) -> str:
     """A node's content as the state holds it (None, "faulty" or a dict) in words."""
     if part is None:
         return "empty"
@@ -70,13 +72,15 @@ def part_text(part: Any) -> str:
 
 
 
-def neighbours(machine: Mapping[str, Any], node: str) -> list[str]:
+def neighbours(machine: Machine, node: str) -> list[str]:
+    """The nodes joined to `node` by a connector, in drawing order."""
     found = {c["b"] for c in machine["connectors"] if c["a"] == node} | \
             {c["a"] for c in machine["connectors"] if c["b"] == node}
     return [n for n in node_order(machine) if n in found]
 
 
-def find_connector(machine: Mapping[str, Any], a: str, b: str) -> dict | None:
+def find_connector(machine: Machine, a: str, b: str) -> Connector | None:
+    """The connector joining a and b, if any."""
     for c in machine["connectors"]:
         if {c["a"], c["b"]} == {a, b}:
             return c
@@ -84,7 +88,7 @@ def find_connector(machine: Mapping[str, Any], a: str, b: str) -> dict | None:
 
 
 
-def filled_machine(machine: Mapping[str, Any]) -> dict:
+def filled_machine(machine: Machine) -> Machine:
     """R48: the machine with every empty node made faulty (a new machine sharing what it does not change)."""
     return {**machine, "parts": {n: (FAULTY if p is None else p) for n, p in machine["parts"].items()}}
 

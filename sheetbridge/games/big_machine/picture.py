@@ -119,7 +119,7 @@ def picture(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Pic
     A24; every final machine at the end, R68) or the viewer's team machine after the round."""
     sections: list[tuple[list, float, float]] = []
     pad, gap = 12, 18
-    y = pad + 30
+    y: float = pad + 30
     final = bool(of_type(facts, MachineScored))
     machines = False   # a machine is drawn: the picture gets the key of its colours
 

@@ -3,7 +3,7 @@ meadows, positions, cogs, previous nodes, installed parts and used connectors, c
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ...core.errors import PositionError
 from ...core.parsing import clean, parse_int
@@ -13,7 +13,7 @@ from .content import FAULTY, MEADOWS, SABOTAGE_COGS, START_COGS, assemble, meado
 from .machine import find_connector
 from .rules import setup
 from .spec import ROUNDS, NoWinner, options_of
-from .state import BigMachineState, machine_of
+from .state import BigMachineState, machine_of, start_of
 
 def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Tables,
                   position: Mapping[str, Any], rng: Rng) -> BigMachineState:
@@ -32,7 +32,6 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
             "cogs": {"Ann": 7}})
     """
     st = setup(players, options, tables, rng)
-    opts, roster = options_of(st), st["roster"]
     known = ("round", "start", "meadows", "cogs", "previous", "parts", "traversed")
     extra = sorted(set(position) - set(known))
     if extra:
@@ -42,7 +41,22 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
     if not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= ROUNDS:
         raise PositionError(f"round {r!r}: a position opens a round from 1 to {ROUNDS} (round 0, meadow "
                             "selection, is a new game)")
-    team_ids = [t["id"] for t in st["teams"]]
+    table = _table_reader(st, position)
+    _place(st, table)
+    _set_cogs(st, table, r)
+    _set_parts(st, table, r)
+    _set_previous(st, table, r)
+    _set_traversed(st, table, r)
+    st["round"] = r
+    return st
+
+
+Table = Callable[[str, Sequence[str], str], Mapping[str, Any]]
+
+
+def _table_reader(st: BigMachineState, position: Mapping[str, Any]) -> Table:
+    """Reads one key of the position: a table whose keys are participants or teams."""
+    roster = st["roster"]
     teams_text = "; ".join(f"{t['id']} = {t['player']} + {t['guest']}" for t in st["teams"])
 
     def table(key: str, keys: Sequence[str], what: str) -> Mapping[str, Any]:
@@ -55,7 +69,12 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
                 f"a participant (participants: {', '.join(roster)})" if what == "participants"
                 else f"a team ({teams_text})"))
         return value
+    return table
 
+
+def _place(st: BigMachineState, table: Table) -> None:
+    """Starting meadows (every participant's: they give the machines, R3-R5) and where each is now."""
+    roster = st["roster"]
     start = table("start", roster, "participants")
     for p in roster:
         if p not in start:
@@ -70,11 +89,15 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
             raise PositionError(f"meadows: {p}'s {text!r} is not a meadow ({', '.join(MEADOWS)})")
         st["meadow"][p] = m
     for t in st["teams"]:
-        machine, problems = assemble(st["catalog"], st["start"][t["player"]], st["start"][t["guest"]])
+        machine, problems = assemble(st["catalog"], start_of(st, t["player"]), start_of(st, t["guest"]))
         if problems:
             raise PositionError("; ".join(problems))
         st["machines"][t["id"]] = machine
 
+
+def _set_cogs(st: BigMachineState, table: Table, r: int) -> None:
+    """Cogs held: at most what the start and the sabotages so far could give (R11, R25)."""
+    roster = st["roster"]
     limit = START_COGS * len(roster) + SABOTAGE_COGS * len(roster) * (r - 1)
     for p, n in table("cogs", roster, "participants").items():
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
@@ -85,6 +108,10 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
                             f"{START_COGS} each and sabotage adds at most {SABOTAGE_COGS} each a round: at most "
                             f"{limit} after {r - 1} round(s)")
 
+
+def _set_parts(st: BigMachineState, table: Table, r: int) -> None:
+    """Each team's installed parts: at most 4 nodes filled a round (two installs, two sabotages)."""
+    team_ids = [t["id"] for t in st["teams"]]
     for tid, nodes in table("parts", team_ids, "teams").items():
         machine = st["machines"][tid]
         if not isinstance(nodes, Mapping):
@@ -102,6 +129,10 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
             raise PositionError(f"parts: {tid} has {filled} node(s) filled after {r - 1} round(s); a team fills "
                                 "at most 4 a round (two installs, two sabotages)")
 
+
+def _set_previous(st: BigMachineState, table: Table, r: int) -> None:
+    """Previous install nodes, from round 2 (A18): filled unless option no_winner is nothing."""
+    opts, roster = options_of(st), st["roster"]
     previous = table("previous", roster, "participants")
     for p in roster:
         node = previous.get(p)
@@ -119,6 +150,10 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
             raise PositionError(f"previous: {p} installed on {node} last round, so it cannot be empty")
         st["prev"][p] = node
 
+
+def _set_traversed(st: BigMachineState, table: Table, r: int) -> None:
+    """Connectors each team moved along (A8), from round 2, at most 2 a round."""
+    team_ids = [t["id"] for t in st["teams"]]
     for tid, pairs in table("traversed", team_ids, "teams").items():
         machine = st["machines"][tid]
         pairs = list(pairs) if isinstance(pairs, (list, tuple)) else [pairs]
@@ -132,8 +167,6 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
                 raise PositionError(f"traversed: {tid} has no connector {pair!r}; give its two ends, e.g. "
                                     "[\"L1\", \"L4\"]")
             conn["used"] = True
-    st["round"] = r
-    return st
 
 
 def _part_from_text(text: Any) -> Any:

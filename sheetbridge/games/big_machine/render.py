@@ -4,7 +4,7 @@ scores the standings read (R62-R68, A19, A24).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ...core.facts import RenderContext, of_type
 from ...core.outcome_text import plural

@@ -22,11 +22,12 @@ from .content import (FAULTY, JUMP_COST, MEADOWS, SABOTAGE_COGS, START_COGS, ass
 from .facts import (CogsGiven, CogsNow, ConnectorTraversed, Ending, LedgerReason, MachineLayout, MachineNow,
                     MachinePayout, MachineScored, MachineTeam, MeadowAuction, MeadowBid, MeadowMove, MeadowPosition,
                     NodeInstalls, NodeJump, PartInstalled, SelfSabotage, StartingMeadow, StartingMeadowDrawn,
-                    SubmissionProblem, as_part, machine_facts)
+                    SubmissionProblem, as_given_part, as_part, machine_facts)
 from .intake import allowed_nodes
 from .machine import filled_machine, find_connector, install_all, power_key, score_machine
 from .spec import DEFAULTS, ROUNDS, TRADES_TABLE, AdjacentJump, GarnetRounding, NoWinner, Options, Overspend, options_of
-from .state import BigMachineState, Part, TeamRow, machine_of, mates, round_copy
+from .state import (BigMachineState, Part, TeamRow, machine_of, mates, meadow_now, previous_node, round_copy,
+                    start_of)
 
 
 # --------------------------------------------------------------------- the new game
@@ -159,10 +160,10 @@ def resolve_start(st: BigMachineState, round_input: RoundInput, rng: Rng) -> Rou
         st["start"][p] = st["meadow"][p] = meadow
     public = options_of(st).public_layouts
     for p in st["roster"]:
-        facts.append(StartingMeadow(p, st["team_of"][p], st["role"][p], st["start"][p],
+        facts.append(StartingMeadow(p, st["team_of"][p], st["role"][p], start_of(st, p),
                                     audience=PUBLIC if public else mates(st, p)))
     for t in st["teams"]:
-        machine, problems = assemble(st["catalog"], st["start"][t["player"]], st["start"][t["guest"]])
+        machine, problems = assemble(st["catalog"], start_of(st, t["player"]), start_of(st, t["guest"]))
         if problems:
             raise ConfigError("; ".join(problems))
         st["machines"][t["id"]] = machine
@@ -267,7 +268,7 @@ def effective_moves(st: BigMachineState, round_input: RoundInput, rng: Rng, log:
 def charge_jump(st: BigMachineState, p: str, node: str, adj: list[str], bal: int, told: tuple[str, ...],
                 log: list[str], ledger: list[LedgerEntry], facts: list[Fact]) -> tuple[bool, str | None]:
     """R24, A7: a jump charged 5 garnets, left to the host, not needed or void; (jump, node) after it."""
-    opts, prev, r = options_of(st), st["prev"][p], st["round"]
+    opts, prev, r = options_of(st), previous_node(st, p), st["round"]
     if opts.adjacent_jump is AdjacentJump.FREE_MOVE and node in adj:   # A7.4 alternative
         facts.append(NodeJump(p, prev, node, "not_needed", audience=told))
         return False, node
@@ -345,7 +346,7 @@ def move(st: BigMachineState, turns: Mapping[str, Turn]) -> list[Fact]:
     facts: list[Fact] = []
     for p in st["roster"]:
         mv = turns[p]
-        facts.append(MeadowMove(p, st["team_of"][p], st["meadow"][p], mv.meadow, mv.bid, mv.power,
+        facts.append(MeadowMove(p, st["team_of"][p], meadow_now(st, p), mv.meadow, mv.bid, mv.power,
                                 st["prev"][p] or "", mv.node, mv.submitted, mv.forced, mv.jump,
                                 audience=private(st, p)))
         st["meadow"][p] = mv.meadow
@@ -354,7 +355,7 @@ def move(st: BigMachineState, turns: Mapping[str, Turn]) -> list[Fact]:
 
 def positions(st: BigMachineState) -> list[Fact]:
     """R62: where everyone is, public every round."""
-    return [MeadowPosition(p, st["meadow"][p]) for p in st["roster"]]
+    return [MeadowPosition(p, meadow_now(st, p)) for p in st["roster"]]
 
 
 Incoming = dict[str, dict[str, list[tuple[str, Part]]]]   # team -> node -> (who, part) this round
@@ -410,7 +411,7 @@ def install_parts(st: BigMachineState, incoming: Incoming) -> list[Fact]:
             ordered = sorted(incoming[t["id"]][node], key=lambda wp: power_key(wp[1]))   # as install_all does
             before = machine["parts"][node]
             machine["parts"][node] = install_all(before, [part for _, part in ordered])
-            facts.append(NodeInstalls(t["id"], node, as_part(before), tuple(as_part(x) for _, x in ordered),
+            facts.append(NodeInstalls(t["id"], node, as_part(before), tuple(as_given_part(x) for _, x in ordered),
                                       tuple(w for w, _ in ordered), as_part(machine["parts"][node]),
                                       audience=(t["player"], t["guest"])))
     return facts

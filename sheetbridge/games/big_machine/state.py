@@ -5,7 +5,7 @@ A node's content (`Part`) is None (empty), the string "faulty" (R9) or {"color":
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from ...core.types import State
 
@@ -104,6 +104,23 @@ def mates(state: BigMachineState, player: str) -> tuple[str, str]:
 def machine_of(state: BigMachineState, player: str) -> Machine:
     """A participant's team machine."""
     return state["machines"][state["team_of"][player]]
+
+
+# meadow, start and prev are None until set (JSON null); these read them where the rules know they are.
+
+def start_of(state: BigMachineState, player: str) -> str:
+    """A participant's starting meadow, once meadow selection has resolved (R3)."""
+    return cast(str, state["start"][player])
+
+
+def meadow_now(state: BigMachineState, player: str) -> str:
+    """Where a participant is, from meadow selection on (R30)."""
+    return cast(str, state["meadow"][player])
+
+
+def previous_node(state: BigMachineState, player: str) -> str:
+    """A participant's previous install node, from round 2 on (A18)."""
+    return cast(str, state["prev"][player])
 
 
 def round_copy(state: BigMachineState) -> BigMachineState:
