@@ -15,6 +15,7 @@ from .state import Connector, Half, Machine
 
 Catalog = dict[str, dict[str, Half]]   # meadow -> "Left"/"Right" -> its half (M1)
 
+
 class Color(enum.Enum):
     """The five meadows and part colours (R2, R8)."""
     WHITE = "White"
@@ -392,7 +393,6 @@ def _check_all(tables: Tables) -> list[str]:
     return problems
 
 
-
 def half_machine(half: Half, side: str) -> Machine:
     """One half alone, drawn on its side of the middle nodes (for meadow selection)."""
     left = side == Side.LEFT.value
@@ -404,7 +404,6 @@ def half_machine(half: Half, side: str) -> Machine:
 
     def nid(x: str) -> str:
         return x if x in MIDDLE or not x else prefix + x
-    conns: list[Connector] = [{"a": nid(c["a"]), "b": nid(c["b"]), "cond": c["cond"], "greater": nid(c["greater"]), "used": False}
-             for c in half["connectors"]]
+    conns: list[Connector] = [{"a": nid(c["a"]), "b": nid(c["b"]), "cond": c["cond"], "greater": nid(c["greater"]),
+                               "used": False} for c in half["connectors"]]
     return {"left": "", "right": "", "nodes": nodes, "connectors": conns, "parts": {n: None for n in nodes}}
-

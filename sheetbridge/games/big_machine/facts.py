@@ -275,8 +275,6 @@ class MachinePayout(Fact):
     garnets: int
 
 
-
-
 class LedgerReason(enum.StrEnum):
     """Every reason the game books in the garnet ledger (LedgerEntry.reason holds the .value)."""
     JUMP = "jump"                       # R24, A7: 5 garnets for a jump
@@ -296,7 +294,6 @@ def as_part(part: Any) -> MachinePart | None:
     if part == FAULTY:
         return FAULTY_PART
     return MachinePart(part["color"], int(part["power"]))
-
 
 
 def as_given_part(part: Any) -> MachinePart:
@@ -319,4 +316,3 @@ def machine_facts(machine: Machine, relation: Mapping[str, str], final: bool = F
         conns.append(MachineConnector(c["a"], c["b"], c["cond"], c["greater"], bool(c["used"]), status,
                                       connector_points(status)))
     return nodes, tuple(conns)
-

@@ -22,12 +22,12 @@ def allowed_nodes(state: BigMachineState, player: str) -> list[str]:
     prev = state["prev"][player]
     return node_order(m) if prev is None else neighbours(m, prev)
 
+
 def gift_targets(state: BigMachineState, player: str) -> list[str]:
     """Who a participant may give cogs to (R12; A16: their teammate alone with cross_team_trades off)."""
     if options_of(state).cross_team_trades:
         return [p for p in state["roster"] if p != player]
     return [p for p in mates(state, player) if p != player]
-
 
 
 def form(state: BigMachineState, player: str) -> Form:
@@ -74,7 +74,6 @@ def form(state: BigMachineState, player: str) -> Form:
         "= people there + power-up; everyone else there installs a faulty part.",
         f"Install node: {where}.",
         "Blank: stay, bid 0, power-up 0, a random node next to your previous one."))
-
 
 
 def parse(state: BigMachineState, player: str, raw: RawSubmission) -> Submission:
@@ -233,6 +232,7 @@ def parse_gifts(state: BigMachineState, player: str, raw: RawSubmission, values:
         else:
             values["gifts"].append([to, n])
 
+
 def parse_start(state: BigMachineState, player: str, raw: RawSubmission) -> Submission:
     text = clean(first_row(raw, "start").get("meadow", ""))
     meadow = None if is_formula(text) else meadow_named(text)
@@ -243,6 +243,7 @@ def parse_start(state: BigMachineState, player: str, raw: RawSubmission) -> Subm
                                                "a random meadow"),), raw)
     return Submission(player, {"meadow": meadow}, (), raw)
 
+
 def default_submission(state: BigMachineState, player: str, rng: Rng) -> Mapping[str, Any]:
     """R29, A9: stay, bid 0, power-up 0, a random node joined to the previous one."""
     if state["round"] == 0:
@@ -251,8 +252,6 @@ def default_submission(state: BigMachineState, player: str, rng: Rng) -> Mapping
             "node": rng.choice(allowed_nodes(state, player)), "jump": False, "gifts": []}
 
 
-
 def first_row(raw: RawSubmission, section: str) -> Mapping[str, str]:
     rows = raw.get(section) or [{}]
     return rows[0] if rows else {}
-

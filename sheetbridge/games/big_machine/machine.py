@@ -30,7 +30,6 @@ def install_all(current: Part, parts: Sequence[Part]) -> Part:
     return current
 
 
-
 def connector_status(conn: Connector, parts: Mapping[str, Any], relation: Mapping[str, str],
                      final: bool = True) -> str:
     """excellent / working / dead (a faulty end) / waiting (an empty end, before the end) (R50-R55)."""
@@ -61,7 +60,6 @@ def score_machine(machine: Machine, relation: Mapping[str, str]) -> tuple[int, l
     return sum(connector_points(s) for s in statuses), statuses
 
 
-
 def part_text(part: Part) -> str:
     """A node's content as the state holds it (None, "faulty" or a dict) in words."""
     if part is None:
@@ -69,7 +67,6 @@ def part_text(part: Part) -> str:
     if part == FAULTY:
         return "faulty"
     return f"{part['color']} {part['power']}"
-
 
 
 def neighbours(machine: Machine, node: str) -> list[str]:
@@ -87,8 +84,6 @@ def find_connector(machine: Machine, a: str, b: str) -> Connector | None:
     return None
 
 
-
 def filled_machine(machine: Machine) -> Machine:
     """R48: the machine with every empty node made faulty (a new machine sharing what it does not change)."""
     return {**machine, "parts": {n: (FAULTY if p is None else p) for n, p in machine["parts"].items()}}
-

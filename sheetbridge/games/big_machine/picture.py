@@ -113,7 +113,6 @@ def legend_shapes(x0: float, y0: float, final: bool = False) -> tuple[list, floa
     return shapes, row_w, y - y0 + 18
 
 
-
 def picture(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Picture | None:
     """The public board (where everyone is; the empty machines at meadow selection when public,
     A24; every final machine at the end, R68) or the viewer's team machine after the round."""
@@ -161,4 +160,3 @@ def picture(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Pic
         shapes += s
     width = max(w for _, w, _ in sections) + 2 * pad
     return Picture(int(width), int(y - gap + pad), tuple(shapes), title=title)
-

@@ -9,6 +9,7 @@ from .content import MEADOWS, SABOTAGE_COGS, node_order
 from .intake import allowed_nodes, gift_targets
 from .state import BigMachineState, machine_of
 
+
 def random_submission(state: BigMachineState, player: str, rng: Rng) -> RawSubmission:
     if state["round"] == 0:
         return {"start": [{"meadow": rng.choice(MEADOWS)}]}
@@ -32,4 +33,3 @@ def random_submission(state: BigMachineState, player: str, rng: Rng) -> RawSubmi
     if state["round"] >= 2:
         row["jump"] = "yes" if jump else "no"
     return {"turn": [row], "give": give}
-

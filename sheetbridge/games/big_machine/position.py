@@ -15,6 +15,7 @@ from .rules import setup
 from .spec import ROUNDS, NoWinner, options_of
 from .state import BigMachineState, machine_of, start_of
 
+
 def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Tables,
                   position: Mapping[str, Any], rng: Rng) -> BigMachineState:
     """A game at round `round` (1-7) from a position: every participant's starting meadow
@@ -184,4 +185,3 @@ def _part_from_text(text: Any) -> Any:
     if colour is None or power is None or power < 1:   # R8: a positive power
         return "bad"
     return {"color": colour, "power": power}
-

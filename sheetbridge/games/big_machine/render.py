@@ -36,7 +36,6 @@ def round_scores(facts: Sequence[Any]) -> list[RoundScore]:
     return now + final
 
 
-
 def kind_text(conn: MachineConnector) -> str:
     """A connector's condition in words: allies, enemies, free, or "L1 > L2" (the greater end first)."""
     if conn.kind == Cond.GREATER.value:
@@ -111,7 +110,6 @@ def machine_blocks(nodes: Sequence[MachineNode], connectors: Sequence[MachineCon
             Block(f"{title}: connectors", tuple(lines) + ((summary,) if summary else ())))
 
 
-
 def render(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Report:
     """The public post (positions, R62; at the end every machine, R68) or one participant's
     confessional (their own notices, R67, A19; their team's installs, sabotage and machine,
@@ -162,6 +160,7 @@ def render(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Repo
                                  final=True, summary=f"Total: {plural(now.total, 'point')}")
     return Report(f"Round {r}", tuple(blocks))
 
+
 def render_start(facts: Sequence[Any], viewer: str | None) -> Report:
     """Meadow selection: starting meadows and the empty machines (public by default, A24)."""
     starts = of_type(facts, StartingMeadow)
@@ -204,6 +203,7 @@ def teams_block(st: BigMachineState) -> Block:
     """The teams, public from the start (R1)."""
     return Block("Teams", tuple(f"{t['id']}: {t['player']} (player) + {t['guest']} (guest)" for t in st["teams"]))
 
+
 def team_machine_blocks(state: BigMachineState, machine: Machine, title: str) -> tuple[Block, Block]:
     final = bool(state["finished"])
     nodes, conns = machine_facts(machine, state["relation"], final=final)
@@ -212,6 +212,7 @@ def team_machine_blocks(state: BigMachineState, machine: Machine, title: str) ->
                f"{score_machine(filled_machine(machine), state['relation'])[0]}")
     return machine_blocks(nodes, conns, title, f"{machine['left']} left half + {machine['right']} right half.",
                           final=final, summary=summary)
+
 
 def player_view(state: BigMachineState, player: str) -> Report:
     t = team_row(state, player)
@@ -243,6 +244,7 @@ def player_view(state: BigMachineState, player: str) -> Report:
     blocks.extend(team_machine_blocks(state, machine_of(state, player), f"{t['id']}'s machine"))
     return Report(f"{SPEC.name}: {player}", tuple(blocks))
 
+
 def public_view(state: BigMachineState) -> Report:
     """The top of the public board: the status and the teams (public from the start). Positions,
     layouts and the final machines are in the round reports below it, each once."""
@@ -259,13 +261,12 @@ def part_words(part: MachinePart | None) -> str:
     """A node's part in words ("empty" for none)."""
     return "empty" if part is None else part.text()
 
+
 def _cogs_line(c: CogsNow) -> str:
     if c.after_trades is None or c.after_trades == c.before:
         return f"Cogs: {c.before} before the round, {c.after} now."
     return (f"Cogs: {c.before} before the round, {c.after_trades} after the recorded trades (what your bid and "
             f"power-up were checked against), {c.after} now.")
-
-
 
 
 def where_grid(where: Sequence[tuple[str, str]]) -> tuple[tuple[Cell, ...], ...]:
@@ -343,4 +344,3 @@ def _personal_lines(facts: Sequence[Any], who: str) -> tuple[str, ...]:
                          f"your bid of {mv.bid}.")
     lines += [_cogs_line(c) for c in of_type(facts, CogsNow) if c.participant == who]
     return tuple(lines)
-
