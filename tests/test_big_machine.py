@@ -848,7 +848,7 @@ def test_a24_empty_layouts_and_starting_meadows_are_public_but_parts_never_befor
     assert "Red left half + Blue right half; every node empty." in text(rec.public)
     # rounds 1-6: the public learns positions only, never a part (R62, A24)
     for _ in range(6):
-        r = m.resolve({p: turn("White", 0, 0, m.game._allowed_nodes(m.state, p)[0]) for p in ROSTER})
+        r = m.resolve({p: turn("White", 0, 0, bm.allowed_nodes(m.state, p)[0]) for p in ROSTER})
         assert {type(f) for f in visible(r.facts, None)} == {bm.MeadowPosition}
     last = m.resolve({})
     assert {f.team for f in of_type(visible(last.facts, None), bm.MachineScored)} == {"Team 1", "Team 2"}
