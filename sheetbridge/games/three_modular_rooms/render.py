@@ -51,17 +51,26 @@ def _purchase_text(f: Purchase) -> str:
 
 def render(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Report:
     """The public post (R38, A27, A28) or one player's confessional (section (c)), from the facts."""
+    return public_post(facts, ctx) if viewer is None else confessional(facts, viewer, ctx)
+
+
+def public_post(facts: Sequence[Any], ctx: RenderContext) -> Report:
+    """Who went where and each room's score, the cards bought (mod 3) and who did not submit (R36, R38, A24, A27)."""
     r = ctx.round
-    if viewer is None:
-        rooms = of_type(facts, RoomScored)
-        counts = any(f.counts_only for f in rooms)
-        head = (Cell("Room", bold=True),) + tuple(Cell(f.room, fill=ROOM_FILL[f.room], bold=True) for f in rooms)
-        who = (Cell("Players (count)" if counts else "Players"),) + tuple(Cell(_who(f)) for f in rooms)
-        score = (Cell("Score"),) + tuple(Cell(_num(f.score)) for f in rooms)
-        lines = [(f"{f.buyer} bought a card" if f.buyer else "A card was bought")
-                 + f"; its value mod 3 is {f.mod3}." for f in of_type(facts, CardBoughtAnnounced)]
-        lines += [f"Did not submit: {', '.join(f.players)}" for f in of_type(facts, NonSubmitters)]
-        return Report(f"Round {r}", (Block(f"Round {r}: rooms", tuple(lines), (head, who, score)),))
+    rooms = of_type(facts, RoomScored)
+    counts = any(f.counts_only for f in rooms)
+    head = (Cell("Room", bold=True),) + tuple(Cell(f.room, fill=ROOM_FILL[f.room], bold=True) for f in rooms)
+    who = (Cell("Players (count)" if counts else "Players"),) + tuple(Cell(_who(f)) for f in rooms)
+    score = (Cell("Score"),) + tuple(Cell(_num(f.score)) for f in rooms)
+    lines = [(f"{f.buyer} bought a card" if f.buyer else "A card was bought")
+             + f"; its value mod 3 is {f.mod3}." for f in of_type(facts, CardBoughtAnnounced)]
+    lines += [f"Did not submit: {', '.join(f.players)}" for f in of_type(facts, NonSubmitters)]
+    return Report(f"Round {r}", (Block(f"Round {r}: rooms", tuple(lines), (head, who, score)),))
+
+
+def confessional(facts: Sequence[Any], viewer: str, ctx: RenderContext) -> Report:
+    """One player's own round: their card and room, problems, purchases, garnets, -12 and points."""
+    r = ctx.round
     lines: list[str] = []
     for f in facts:
         if isinstance(f, CardPlayed) and f.player == viewer:

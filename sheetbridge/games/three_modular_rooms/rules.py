@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 from ...core.errors import SheetbridgeError
 from ...core.facts import HOST_ONLY
 from ...core.rng import Rng
-from ...core.types import LedgerEntry, ProblemKind, RoundInput, RoundResult
+from ...core.types import LedgerEntry, ProblemKind, RoundInput, RoundResult, State
 from .content import CARD_PRICE, CARDS, HIDE_PRICE, ROOMS, Room
 from .facts import (CardBoughtAnnounced, CardInRoom, CardPlayed, CardsSeen, GarnetsGained, GarnetsLost,
                     LedgerReason, NonSubmitters, OpalChallengeCompleted, PointsGained, Purchase,
@@ -290,7 +290,7 @@ class RoundWork:
 def resolve_round(state: TmrState, given: RoundInput, rng: Rng) -> RoundResult:
     """One round, step by step (A33)."""
     # A new state; only what a round changes is copied (options and players are never written).
-    st: TmrState = {**state, "hands": {p: list(h) for p, h in state["hands"].items()},  # type: ignore[typeddict-item]
+    st: TmrState = {**state, "hands": {p: list(h) for p, h in state["hands"].items()},
                     "points": dict(state["points"]), "opal": [list(x) for x in state["opal"]]}
     work = RoundWork(st, options_of(state), given)
     hold_invalid_for_host(work)
@@ -305,7 +305,7 @@ def resolve_round(state: TmrState, given: RoundInput, rng: Rng) -> RoundResult:
     tell_points(work)
     deliver_hands(work)
     end_match_or_open_next(work)
-    return RoundResult(st, ledger=tuple(work.ledger), host_log=tuple(work.log), facts=tuple(work.facts))
+    return RoundResult(cast(State, st), ledger=tuple(work.ledger), host_log=tuple(work.log), facts=tuple(work.facts))
 
 
 def hold_invalid_for_host(work: RoundWork) -> None:
