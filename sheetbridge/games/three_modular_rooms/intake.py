@@ -109,8 +109,9 @@ def _read_room(player: str, text: str, problems: list[Problem]) -> str | None:
 
 def _read_card_purchases(state: TmrState, player: str, text: str, problems: list[Problem]) -> list[int]:
     """The card copies to buy (R35); none in the final round unless the host allows it (A26)."""
-    final = state["round"] == options_of(state).rounds
-    reject_final = options_of(state).final_round_card_purchase == "reject"
+    opts = options_of(state)
+    final = state["round"] == opts.rounds
+    reject_final = opts.final_round_card_purchase == "reject"
     faces: list[int] = []
     for item in split_list(text):
         face = parse_int(item)
