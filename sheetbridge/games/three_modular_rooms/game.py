@@ -35,12 +35,9 @@ __all__ = [
 ]
 
 
-def _typed(state: State) -> TmrState:
-    """The engine's plain state dict, read as this game's state (the same object)."""
-    return cast(TmrState, state)
-
-
 class ThreeModularRooms(GameRules):
+    """Each method hands its work to a chapter; ``cast`` reads the engine's plain state dict as this
+    game's typed state (the same object, nothing copied)."""
     spec = SPEC
     state_version = STATE_VERSION
 
@@ -60,16 +57,16 @@ class ThreeModularRooms(GameRules):
 
     # ---- one round ----------------------------------------------------------
     def form(self, state: State, player: str) -> Form:
-        return intake.form(_typed(state), player)
+        return intake.form(cast(TmrState, state), player)
 
     def parse(self, state: State, player: str, raw: RawSubmission) -> Submission:
-        return intake.parse(_typed(state), player, raw)
+        return intake.parse(cast(TmrState, state), player, raw)
 
     def default_submission(self, state: State, player: str, rng: Rng) -> Mapping[str, Any]:
-        return intake.default_submission(_typed(state), player, rng)
+        return intake.default_submission(cast(TmrState, state), player, rng)
 
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        return rules.resolve_round(_typed(state), round_input, rng)
+        return rules.resolve_round(cast(TmrState, state), round_input, rng)
 
     # ---- reports, drawn from the facts ----------------------------------------
     def render(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Report:
@@ -79,14 +76,14 @@ class ThreeModularRooms(GameRules):
         return render.picture(facts, viewer, ctx)
 
     def player_view(self, state: State, player: str) -> Report:
-        return render.player_view(_typed(state), player)
+        return render.player_view(cast(TmrState, state), player)
 
     def public_view(self, state: State) -> Report:
-        return render.public_view(_typed(state))
+        return render.public_view(cast(TmrState, state))
 
     # ---- the end, a position, random play ---------------------------------------
     def outcome(self, state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
-        return ending.outcome(_typed(state), decisions)
+        return ending.outcome(cast(TmrState, state), decisions)
 
     def from_position(self, players: Sequence[str], options: Mapping[str, Any], tables: Tables,
                       position: Mapping[str, Any], rng: Rng) -> State:
@@ -100,7 +97,7 @@ class ThreeModularRooms(GameRules):
         return cast(State, from_position(players, options, position))
 
     def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
-        return play.random_submission(_typed(state), player, rng)
+        return play.random_submission(cast(TmrState, state), player, rng)
 
 
 GAME = ThreeModularRooms()
