@@ -42,11 +42,15 @@ class ConformanceError(AssertionError):
     """A game broke one of the promises every sheetbridge game keeps."""
 
 
-def impure_uses(source: str, built_in: bool = False) -> list[str]:
+def impure_uses(source: str, built_in: bool = False, package: str | None = None) -> list[str]:
     """Imports and calls in a game's source that do I/O, read the clock or use global random.
+    `package`: the package of a built-in game's module (``__package__``), which places its relative imports.
 
     >>> impure_uses("import random\\nfrom sheetbridge.core.rng import Rng")
     ['random']
+    >>> impure_uses("from ...core.rng import Rng\\nfrom .facts import X\\nfrom ...sheets import xlsx", True,
+    ...             "sheetbridge.games.coin")
+    ['...sheets']
     """
     bad = []
     for node in ast.walk(ast.parse(source)):
@@ -56,8 +60,9 @@ def impure_uses(source: str, built_in: bool = False) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level >= 1 and built_in:
-            # a built-in game (sheetbridge/games/x.py) may use the pure core only
-            if node.level != 2 or (node.module or "").split(".")[0] != "core":
+            # a built-in game (sheetbridge/games/x.py, or the chapters of sheetbridge/games/x/) may use
+            # the pure core and its own chapters only
+            if not _core_or_own(node, package):
                 bad.append("." * node.level + (node.module or ""))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FORBIDDEN_CALLS:
             bad.append(node.func.id + "()")
@@ -67,6 +72,17 @@ def impure_uses(source: str, built_in: bool = False) -> list[str]:
                 bad.append(name)
                 break
     return bad
+
+
+def _core_or_own(node: ast.ImportFrom, package: str | None) -> bool:
+    """A built-in game's relative import reaches sheetbridge's core or the game's own package."""
+    if package is None:   # placed as sheetbridge/games/x.py
+        return node.level == 2 and (node.module or "").split(".")[0] == "core"
+    parts = package.split(".")
+    target = ".".join(parts[:len(parts) - (node.level - 1)] + ([node.module] if node.module else []))
+    own = ".".join(package.split(".")[:3])   # sheetbridge.games.<game>
+    return (target.startswith("sheetbridge.core.") or target == "sheetbridge.core"
+            or (own != "sheetbridge.games" and (target == own or target.startswith(own + "."))))
 
 
 def _fail(game: GameRules, what: str) -> ConformanceError:
@@ -116,15 +132,19 @@ def check_game(game: GameRules | str, players: Sequence[str] | None = None, seed
 
 
 def _check_purity(game: GameRules) -> None:
-    """Every module the game's class is written in (its own and its bases', sheetbridge's core aside)."""
+    """Every module the game's class is written in (its own and its bases', sheetbridge's core aside),
+    and, for a game package (its class in ``<package>.game``), every chapter of that package."""
     names = {c.__module__ for c in type(game).__mro__} - {"builtins", "abc"}
+    packages = {n.rpartition(".")[0] for n in names if n.endswith(".game")}
+    names |= {m for m in list(sys.modules) for p in packages if m.startswith(p + ".")}
     for name in sorted(n for n in names if not n.startswith("sheetbridge.core")):
         module = sys.modules.get(name)
         try:
             source = inspect.getsource(module) if module is not None else ""
         except (OSError, TypeError):
             continue   # no source to read (a compiled module): nothing to check
-        bad = impure_uses(source, built_in=name.startswith("sheetbridge.games."))
+        bad = impure_uses(source, built_in=name.startswith("sheetbridge.games."),
+                          package=getattr(module, "__package__", None))
         if bad:
             raise _fail(game, f"its module {name} uses I/O, the clock or global random: {', '.join(bad)}; a game "
                               "is a pure function of its state, the submissions and the seeded rng it is given")

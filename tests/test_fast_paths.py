@@ -501,7 +501,7 @@ def test_the_shared_missions_of_later_rounds_are_never_written():
     off as in a simulation, leave the shared ones exactly as read."""
     import copy
     from sheetbridge.core.parsing import table_key
-    from sheetbridge.simulate import _default_tables, play_games
+    from sheetbridge.simulate.play import _default_tables, play_games
     key = table_key(_default_tables("bugcatcher")[bc.MISSIONS_TABLE])
     before = copy.deepcopy(bc._read_missions_cached(key))
     for options in ({}, {"mission_requires_acceptance": False}, {"rounds": 3}):

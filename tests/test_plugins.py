@@ -48,8 +48,10 @@ def plugin(tmp_path_factory):
 def test_init_game_writes_a_complete_package(plugin):
     tmp, _ = plugin
     pkg = tmp / "coin-flip"
+    chapters = ("__init__", "content", "facts", "game", "intake", "play", "position", "render", "rules", "spec",
+                "state")   # the same chapters as every built-in game's package
     assert sorted(str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.is_file()) == [
-        "README.md", "coin_flip/__init__.py", "coin_flip/game.py", "docs/coin-flip.md", "pyproject.toml",
+        "README.md", *(f"coin_flip/{c}.py" for c in chapters), "docs/coin-flip.md", "pyproject.toml",
         "tests/test_game.py"]
     assert '[project.entry-points."sheetbridge.games"]' in (pkg / "pyproject.toml").read_text()
     res = CliRunner().invoke(main, ["init-game", "Coin Flip", "--out", str(pkg)])
@@ -88,14 +90,17 @@ def test_a_plugin_that_fails_to_load_is_reported_and_the_others_still_work(tmp_p
 
 
 def _variant(tmp_path, name: str, old: str, new: str):
-    """The skeleton game with one change, as its own module (a plugin author's mistake)."""
+    """The skeleton game with one change in the chapter that holds `old`, as its own package (a plugin
+    author's mistake)."""
     import importlib
     res = CliRunner().invoke(main, ["init-game", "Coin Flip", "--out", str(tmp_path / name / "src")])
     assert res.exit_code == 0
-    source = (tmp_path / name / "src" / "coin_flip" / "game.py").read_text()
-    assert old in source
-    source = source.replace(old, new).replace('id="coin-flip"', f'id="{name.replace("_", "-")}"')
-    (tmp_path / name / f"{name}.py").write_text(source)
+    chapters = sorted((tmp_path / name / "src" / "coin_flip").glob("*.py"))
+    assert any(old in c.read_text() for c in chapters)
+    (tmp_path / name / name).mkdir()
+    for chapter in chapters:
+        source = chapter.read_text().replace(old, new).replace('id="coin-flip"', f'id="{name.replace("_", "-")}"')
+        (tmp_path / name / name / chapter.name).write_text(source)
     sys.path.insert(0, str(tmp_path / name))
     try:
         return importlib.import_module(name).GAME

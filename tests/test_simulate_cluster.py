@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from sheetbridge.cli import main
 from sheetbridge.simulate import play_games, strategy
-from sheetbridge.simulate_report import balance_report
+from sheetbridge.simulate import balance_report
 
 distributed = pytest.importorskip("distributed", reason="install sheetbridge[cluster] (the test extra has it)")
 
@@ -50,7 +50,7 @@ def test_the_command_on_a_cluster_prints_what_it_prints_locally(cluster):
 
 
 def test_an_unreachable_scheduler_is_one_line_saying_what_to_do(monkeypatch):
-    monkeypatch.setattr("sheetbridge.simulate_cluster.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("sheetbridge.simulate.cluster.CONNECT_TIMEOUT", "1s")
     res = CliRunner().invoke(main, ["simulate", "three-modular-rooms", "--games", "4",
                                     "--cluster", "tcp://127.0.0.1:9"])
     assert res.exit_code != 0 and "Traceback" not in res.output

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from sheetbridge.cli import main
 from sheetbridge.core.game import games
 from sheetbridge.simulate import balance_report, strategy
-from sheetbridge.simulate_verdict import seat_balance
+from sheetbridge.simulate.verdict import seat_balance
 
 PLAYERS = ["A", "B", "C"]
 

@@ -5,6 +5,9 @@ from string import Template
 
 import click
 
+# The game package's chapters, in reading order: the same as every built-in game's.
+CHAPTERS = ("__init__", "spec", "state", "content", "facts", "intake", "rules", "render", "play", "position", "game")
+
 
 def skeleton(name: str) -> dict[str, str]:
     """The files of a new game package, by path relative to its folder."""
@@ -20,10 +23,10 @@ def skeleton(name: str) -> dict[str, str]:
 
     def fill(template: str) -> str:
         return Template(read_text("plugin", template)).substitute(values)
-    return {"pyproject.toml": fill("pyproject.toml.tmpl"), "README.md": fill("README.md.tmpl"),
-            f"{pkg}/__init__.py": f'"""{values["title"]}: a sheetbridge game."""\n',
-            f"{pkg}/game.py": fill("game.py.tmpl"), "tests/test_game.py": fill("test_game.py.tmpl"),
-            f"docs/{game_id}.md": fill("docs.md.tmpl")}
+    files = {"pyproject.toml": fill("pyproject.toml.tmpl"), "README.md": fill("README.md.tmpl")}
+    files.update({f"{pkg}/{chapter}.py": fill(f"package/{chapter}.py.tmpl") for chapter in CHAPTERS})
+    files.update({"tests/test_game.py": fill("test_game.py.tmpl"), f"docs/{game_id}.md": fill("docs.md.tmpl")})
+    return files
 
 
 @click.command("init-game")
@@ -31,8 +34,9 @@ def skeleton(name: str) -> dict[str, str]:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to create the package folder (default: ./NAME).")
 def command(name, out) -> None:
-    """Write a package skeleton for a new game: the game module (rules in its docstring, spec, form,
-    a tiny working resolve), its tests (the sheetbridge contract in one line) and a docs page."""
+    """Write a package skeleton for a new game: the game package (rules in its docstring, one file per
+    chapter as in the built-in games: spec, state, content, facts, intake, rules, render, play,
+    position, game; a tiny working resolve), its tests (the sheetbridge contract in one line) and a docs page."""
     from ..core.errors import UsageError
     files = skeleton(name)
     game_id = next(p for p in files if p.startswith("docs/"))[5:-3]

@@ -1,108 +1,38 @@
-"""Simulate and balance a game: thousands of whole games with the pure API, and a balance report.
+"""Whole games played with the pure API, one row of plain results each.
 
 >>> df = play_games("three-modular-rooms", ["A", "B", "C"], games=4, seed=1, workers=1)
 >>> len(df), list(df.columns[:4])
 (4, ['game', 'rounds', 'ending', 'winners'])
 
-A strategy is a plain function of what the player may see (:class:`PlayerView`: their form,
-the facts they were told, their confessional) and a seeded rng, returning a submission as the
-player would type it (section -> rows -> field -> text). It never sees the hidden state, so a
-designer can write one in a few lines::
-
-    def always_null(view, rng):
-        hand = view.form.section("play").fields[0].choices
-        return {"play": [{"card": hand[-1], "room": "Null"}]}
-
 ``random`` is the game's own random legal play (it reads the state only to list what is legal);
 where the game's ``random_play`` says what parse would read from its text, the text is not read back.
-The same seed gives the same games, the same tables and the same report, with any number of workers.
+The same seed gives the same games, the same tables and the same report, with any number of workers
+(local processes, or a Dask cluster through ``cluster.py``).
 """
 from __future__ import annotations
 
-import base64
 import gc
-import io
 import math
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pandas as pd
 
-from .core.errors import UsageError
-from .core.facts import visible
-from .core.game import get_game
-from .core.match import Match, parse_options
-from .core.rng import Rng
-from .core.types import Form, RawSubmission, Report, Tables
-
-
-class PlayerView:
-    """What one player may know when submitting: never the hidden state.
-
-    Each part is drawn when a strategy first reads it, so what a strategy never looks at costs nothing.
-    """
-
-    def __init__(self, match: Match, player: str, told: "_Told | None" = None) -> None:
-        self.player = player
-        self.round = match.round
-        self._match = match
-        self._told = told if told is not None else _Told()
-        self._form: Form | None = None
-
-    @property
-    def form(self) -> Form:
-        """The player's Submission form for this round."""
-        if self._form is None:
-            self._form = self._match.form(self.player)
-        return self._form
-
-    @property
-    def facts(self) -> tuple[Any, ...]:
-        """Every fact this player was told, oldest first."""
-        return self._told.facts(self._match, self.player)
-
-    @property
-    def report(self) -> Report:
-        """The player's confessional as text blocks (built on demand: it costs time)."""
-        return self._match.player_report(self.player)
-
-    def __repr__(self) -> str:
-        return f"PlayerView(player={self.player!r}, round={self.round})"
-
-
-class _Told:
-    """Each player's told facts, kept up to date round by round rather than gathered again every round."""
-
-    def __init__(self) -> None:
-        self._seen: dict[str, tuple[int, list[Any]]] = {}   # player -> (rounds read, their facts)
-
-    def facts(self, m: Match, player: str) -> tuple[Any, ...]:
-        read, got = self._seen.get(player, (0, []))
-        if read > len(m.rounds):       # rounds were undone: read them all again
-            read, got = 0, []
-        for rec in m.rounds[read:]:
-            got.extend(visible(rec.facts, player))
-        self._seen[player] = (len(m.rounds), got)
-        return tuple(got)
-
-
-Strategy = Callable[[PlayerView, Rng], "RawSubmission | None"]
-STRATEGIES: dict[str, dict[str, Strategy]] = {}   # name -> game id ("*" for any game) -> function
-
-
-def strategy(name: str, game_id: str = "*") -> Callable[[Strategy], Strategy]:
-    """Register a strategy under `name` for one game (or every game with "*")."""
-    def register(fn: Strategy) -> Strategy:
-        STRATEGIES.setdefault(name, {})[game_id] = fn
-        return fn
-    return register
+from ..core.errors import UsageError
+from ..core.game import get_game
+from ..core.match import Match, parse_options
+from ..core.rng import Rng
+from ..core.types import RawSubmission, Tables
+from .cluster import cluster_threads, play_chunks_on_cluster
+from .view import STRATEGIES, FactsTold, PlayerView, Strategy, strategy
 
 
 def find_strategy(name: str, game_id: str) -> Strategy:
+    # Imported on first use: the shipped strategies import the games they read, which a run of
+    # another game, or a plugin's own strategy, need not load.
     from . import strategies as _  # noqa: F401  (registers the shipped strategies)
     table = STRATEGIES.get(name, {})
     fn = table.get(game_id) or table.get("*")
@@ -112,7 +42,7 @@ def find_strategy(name: str, game_id: str) -> Strategy:
     return fn
 
 
-def _view(m: Match, player: str, told: _Told | None = None) -> PlayerView:
+def _view(m: Match, player: str, told: FactsTold | None = None) -> PlayerView:
     return PlayerView(m, player, told)
 
 
@@ -124,7 +54,7 @@ def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Seque
     m.checks = False   # the purity check runs in the tests, not on every simulated round
     rng = Rng.from_seed(seed, "simulated players")
     fns = {p: find_strategy(strategies[i % len(strategies)], game_id) for i, p in enumerate(players)}
-    told = _Told()
+    told = FactsTold()
     counts: Counter[type] = Counter()
     # When every seat is the game's own random player, nothing reads a past round (no view, no
     # report, no replay): its facts are counted and the record let go but for its ledger and requests,
@@ -176,7 +106,7 @@ def _default_tables(game_id: str) -> Tables:
     """The game's shipped content tables, read from disk once a process rather than once a game
     (a match copies them, so every game still starts from its own)."""
     if game_id not in _TABLES:
-        from .templates import default_tables
+        from ..templates import default_tables
         _TABLES[game_id] = default_tables(get_game(game_id))
     return _TABLES[game_id]
 
@@ -236,7 +166,6 @@ def play_games(game_id: str, players: Sequence[str], games: int, seed: int | str
         find_strategy(name, game_id)
     seeds = [f"{seed}:{i}" for i in range(games)]
     if cluster is not None:
-        from .simulate_cluster import cluster_threads, play_chunks_on_cluster
         with cluster_threads(cluster) as (client, threads):
             chunks = _chunks(game_id, players, seeds, strategies, options, threads)
             rows = play_chunks_on_cluster(client, chunks, _chunk, progress)
@@ -270,6 +199,3 @@ def _chunks(game_id: str, players: Sequence[str], seeds: list[str], strategies: 
 def _frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows).fillna({c: 0 for c in {k for r in rows for k in r if k.startswith("fact:")}})
 
-
-# The balance report lives beside this module; its names stay importable from here.
-from .simulate_report import BalanceReport, balance_report, html_report, wilson  # noqa: E402,F401

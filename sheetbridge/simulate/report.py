@@ -19,11 +19,13 @@ from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
 import pandas as pd
 
-from .core.errors import UsageError
-from .core.game import GameRules, get_game
-from .core.match import parse_options
-from .core.types import Option
-from .simulate_verdict import (KIND_LABELS, Verdict, fact_firing, option_effect, seat_balance, strategy_ranking,
+from ..core.errors import UsageError
+from ..core.game import GameRules, get_game
+from ..core.match import parse_options
+from ..core.types import Option
+from .cluster import connected
+from .play import play_games
+from .verdict import (KIND_LABELS, Verdict, fact_firing, option_effect, seat_balance, strategy_ranking,
                                verdict_lines, wilson)
 
 # A phase of work and its number of games -> a context holding the function told of games done.
@@ -161,7 +163,6 @@ def balance_report(game_id: str, players: Sequence[str], games: int, seed: int |
     """Play the games and summarise them: the verdict, rates per seat and per strategy, distributions,
     endings, facts, and, when `sweep` asks, how other host option values change the outcome (on the
     first `option_games` seeds)."""
-    from .simulate import play_games
     players, strategies = list(players), list(strategies)
     game = get_game(game_id)
     plan = sweep_plan(game, parse_options(game, options or {}), sweep)
@@ -190,7 +191,6 @@ def balance_report(game_id: str, players: Sequence[str], games: int, seed: int |
 def _cluster(cluster: Any) -> ContextManager[Any]:
     if cluster is None:
         return nullcontext(None)
-    from .simulate_cluster import connected
     return connected(cluster)
 
 

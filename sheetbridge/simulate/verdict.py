@@ -20,9 +20,9 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from .core.facts import Fact
-from .core.game import GameRules
-from .core.types import Option, registered_types
+from ..core.facts import Fact
+from ..core.game import GameRules
+from ..core.types import Option, registered_types
 
 ALPHA = 0.05
 POWER_Z = NormalDist().inv_cdf(0.80)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, TypeVar
 
-from ..simulate import PlayerView
+from ..view import PlayerView
 
 T = TypeVar("T")
 

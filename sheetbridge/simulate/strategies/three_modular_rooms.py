@@ -1,9 +1,9 @@
 """Three Modular Rooms: "greedy" takes the most it can this round, never buying."""
 from __future__ import annotations
 
-from ..core.rng import Rng
-from ..core.types import RawSubmission
-from ..simulate import PlayerView, strategy
+from ...core.rng import Rng
+from ...core.types import RawSubmission
+from ..view import PlayerView, strategy
 
 TMR_ROOM_FOR_RESIDUE = {0: "Null", 1: "Solitary", 2: "Duel"}
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..core.rng import Rng
-from ..core.types import RawSubmission
-from ..games.flickering_lights import ALL_SQUARES, Square, parse_square, sq_name
-from ..simulate import PlayerView, strategy
-from ._view import choices, has, section
+from ...core.rng import Rng
+from ...core.types import RawSubmission
+from ...games.flickering_lights import ALL_SQUARES, Square, parse_square, sq_name
+from ..view import PlayerView, strategy
+from .reading import choices, has, section
 
 # Round 4 hides the board: the centre four are the only squares anyone is shown, and a square
 # of the wrong colour is replaced at random, so aim at the centre, where a raise reaches most.

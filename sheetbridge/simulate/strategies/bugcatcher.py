@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core.rng import Rng
-from ..core.types import RawSubmission
-from ..games.bugcatcher import (DIRS, ENERGY, BugcatcherBoard, MissionPresented, NextNodes, NodeMarker,
+from ...core.rng import Rng
+from ...core.types import RawSubmission
+from ...games.bugcatcher import (DIRS, ENERGY, BugcatcherBoard, MissionPresented, NextNodes, NodeMarker,
                                 StartingNode, blocked_fine, fine_of, shape_variants)
-from ..simulate import PlayerView, strategy
-from ._view import choices, has, section
+from ..view import PlayerView, strategy
+from .reading import choices, has, section
 
 Point = tuple[int, int]
 # A step next to another player's node is likelier to meet one of their paths (an arrival or a

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core.rng import Rng
-from ..core.types import RawSubmission
-from ..games.big_machine import ROUNDS, CogsNow, MachineLayout, MachineNow, MachineTeam, MeadowMove
-from ..simulate import PlayerView, strategy
-from ._view import choices, has
+from ...core.rng import Rng
+from ...core.types import RawSubmission
+from ...games.big_machine import ROUNDS, CogsNow, MachineLayout, MachineNow, MachineTeam, MeadowMove
+from ..view import PlayerView, strategy
+from .reading import choices, has
 
 START_COGS = 12
 # The rules' colour wheel (#rules-addenda, the shipped colour_relation table): neighbours are

@@ -17,7 +17,7 @@ from collections import deque
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
-from .core.errors import UsageError
+from ..core.errors import UsageError
 
 # Tasks in flight per worker thread: enough that no thread waits for its next chunk, few enough
 # that what a worker holds does not grow with the number of games.

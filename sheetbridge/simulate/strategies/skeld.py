@@ -1,11 +1,11 @@
 """Skeld: the "collector" goes for the highest-numbered component rooms its crewmates can reach."""
 from __future__ import annotations
 
-from ..core.rng import Rng
-from ..core.types import RawSubmission
-from ..games.skeld import Board, ShipBoard, number, path_crosses_wall, room_kind
-from ..simulate import PlayerView, strategy
-from ._view import choices, latest, section
+from ...core.rng import Rng
+from ...core.types import RawSubmission
+from ...games.skeld import Board, ShipBoard, number, path_crosses_wall, room_kind
+from ..view import PlayerView, strategy
+from .reading import choices, latest, section
 
 # A component is worth its number (the Sequence Value, R46); Energy kept is worth a little,
 # because it pays next round's move and bid (income is only 3, the cap 7).
