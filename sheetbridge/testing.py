@@ -228,7 +228,9 @@ def _check_parse_never_raises(game: GameRules, names: list[str]) -> None:
 
 
 def _check_files_privacy(game: GameRules, names: list[str]) -> None:
-    from .orchestrator import PlayerInfo, demo, load
+    from .host.demo import demo
+    from .host.players import PlayerInfo
+    from .host.session import load
     from .sheets.xlsx import XlsxStore
     import openpyxl
 

@@ -52,7 +52,7 @@ def notice(line: str) -> None:
 def open_store(folder):
     """The game's store, telling the host about waits on stderr (the orchestrator, and with it the
     backends, is imported only now)."""
-    from ..orchestrator import open_store as open_game
+    from ..host.session import open_store as open_game
     _opened[:] = [str(folder)]
     return open_game(folder, progress=notice)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .core.picture import Box, Dot, Label, Line, Picture
+from ..core.picture import Box, Dot, Label, Line, Picture
 
 
 def _rgb(hex_rgb: str | None) -> tuple[int, int, int] | None:

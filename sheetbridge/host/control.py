@@ -28,7 +28,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Sequence
 
-from .sheets.model import CellData, TabData
+from ..sheets.model import CellData, TabData
 
 TAB = "Control"
 HEADER = ["id", "action", "round", "asked by", "asked at", "status", "progress", "result", "handled by"]

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .core.errors import WorkbookError
-from .core.match import Match
-from .sheets.xlsx import replace_atomically
+from ..core.errors import WorkbookError
+from ..core.match import Match
+from ..sheets.xlsx import replace_atomically
 
 PICTURES_KEY = "pictures"        # the key of a picture file in a publication plan (books have theirs)
 PICTURES_DIR = "pictures"
@@ -35,7 +35,7 @@ def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
     rec = next((r for r in m.rounds if r.round == round_no), None)
     if rec is None or not rec.facts:
         return {}
-    from .core.facts import visible
+    from ..core.facts import visible
     from .tabs import board_picture
     ctx = m.context(round_no)
     out = {}
