@@ -130,7 +130,7 @@ def _reopen(fake: FakeGoogle, folder: Path, workers: int = G.PUBLISH_WORKERS) ->
     return st
 
 
-def orchestrator_round(gid: str, n: int) -> tuple[int, int, int, int]:
+def host_round(gid: str, n: int) -> tuple[int, int, int, int]:
     """One real `resolve` of a new game: (reads, writes, metadata reads with the cache file, without it)."""
     fake = FakeGoogle(seed=1)
     with tempfile.TemporaryDirectory() as d:
@@ -145,13 +145,13 @@ def orchestrator_round(gid: str, n: int) -> tuple[int, int, int, int]:
         return reads, writes, meta, fake.count("metadata")
 
 
-def orchestrator_rounds() -> list[tuple[str, int, int, int, int, int]]:
+def host_rounds() -> list[tuple[str, int, int, int, int, int]]:
     from sheetbridge.core.game import games
     out = []
     for gid, game in sorted(games().items()):
         n = game.spec.recommended_players or game.spec.max_players
-        out.append((gid, n, *orchestrator_round(gid, n)))
-    out.append(("three-modular-rooms", 30, *orchestrator_round("three-modular-rooms", 30)))
+        out.append((gid, n, *host_round(gid, n)))
+    out.append(("three-modular-rooms", 30, *host_round("three-modular-rooms", 30)))
     return out
 
 
@@ -192,7 +192,7 @@ def main() -> None:
     print()
     print("One real `resolve` through the host (nothing submitted; the game lock and the revision check "
           "included):")
-    for gid, n, r, w, m, blind in orchestrator_rounds():
+    for gid, n, r, w, m, blind in host_rounds():
         print(f"  {gid:<22} {n:>2} players: {r:>3} reads, {w:>3} writes, {m} metadata reads "
               f"({blind} without the local cache file)")
     if args.skip_timing:

@@ -78,7 +78,7 @@ def reopen(fake: FakeGoogle, folder: Path):
 
 
 def play(fake: FakeGoogle, game_id: str, folder: Path, seed=7, skip_chance=0.1) -> Counter:
-    """orchestrator.demo, command by command, each command run again until it succeeds,
+    """host.demo.demo, command by command, each command run again until it succeeds,
     each in a fresh store (a new process). Returns how many runs failed, by command."""
     failed: Counter = Counter()
     players = _players(game_id)

@@ -1,5 +1,5 @@
 """`sheetbridge season new|add|status|export|eliminate|repair`: a season's book, a thin layer over
-:mod:`sheetbridge.season` (see docs/seasons.md for the order a host uses them)."""
+:mod:`sheetbridge.host.season` (see docs/seasons.md for the order a host uses them)."""
 from pathlib import Path
 
 import click

@@ -1,5 +1,5 @@
 """`sheetbridge share DIR --cohost EMAIL`: share a Google game's master (writer) and public board (reader)
-with co-hosts, never a player's file (see sheetbridge/cohosts.py)."""
+with co-hosts, never a player's file (see sheetbridge/host/cohosts.py)."""
 from pathlib import Path
 
 import click

@@ -1,5 +1,5 @@
 """`sheetbridge substitute DIR OLD NEW [--email ...] [--show-history yes|no]`: a player drops out and a
-new one takes over the seat, its history and balance (see sheetbridge/substitute.py)."""
+new one takes over the seat, its history and balance (see sheetbridge/host/substitute.py)."""
 from pathlib import Path
 
 import click

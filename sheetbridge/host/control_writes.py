@@ -12,7 +12,7 @@ game's lock or into a file of its own:
 - the Control tab is created, and a request is claimed, run and answered, all while holding the
   game's lock, checked afresh there: a second watcher, or a CLI command, is refused the lock and
   finds the row answered once it gets it; a request runs exactly once;
-- the Preview tab and the deadline lock take the game's lock themselves (orchestrator), and the
+- the Preview tab and the deadline lock take the game's lock themselves (host/media.py, host/lock.py), and the
   deadline is judged again under it.
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ The Config tab's deadline is what the host typed: "2026-11-24 15:00" (one moment
 - a one-time deadline earlier than the round's opening belongs to an earlier round: it is warned
   about, never applied (it would lock a round the moment it opens).
 
-Every function here takes "now" as an argument: the clock is read by the orchestrator alone.
+Every function here takes "now" as an argument: the clock is read in clock.py alone.
 """
 from __future__ import annotations
 

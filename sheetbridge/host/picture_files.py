@@ -4,7 +4,7 @@
 the record like every book: :func:`plan_pictures` compares the folder with what the record
 says (every resolved round's pictures present, the last round's byte for byte, none of a
 round that is not resolved, such as an undone one) and returns the file changes that make
-them agree. The orchestrator publishes them with the books after the master's commit, so a
+them agree. The round transaction publishes them with the books after the master's commit, so a
 re-run after a cut-off run finishes the pictures exactly as it finishes the books.
 
 Each file is written atomically (a ``.tmp-*.png`` beside it, renamed into place);

@@ -7,7 +7,7 @@ the last resolved round's picture is shown below the player's report, so the hos
 sends each PNG by hand. Nothing here reads another player's facts.
 
 The "Your picture" block names the round: a Results tab whose text is unchanged shows the same
-picture, so comparing a tab's values (what the orchestrator's publication plan does) also tells
+picture, so comparing a tab's values (what the transaction's publication plan does) also tells
 whether its picture must be redrawn. On Google, where a sheet cannot hold an image that is not
 public, the block links a Drive file of the player's own (``sheets/google_pictures.py``).
 """

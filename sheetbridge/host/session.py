@@ -71,7 +71,7 @@ class Loaded:
     picture_files: dict[str, str] = field(default_factory=dict)  # player -> their picture's Drive file (Google)
 
     def record_extra(self) -> dict[str, Any]:
-        """The orchestrator's bookkeeping stored beside the match in the record, for the next write."""
+        """The host's bookkeeping stored beside the match in the record, for the next write."""
         opened = dict(self.opened_at)
         # Only with a deadline (no clock otherwise: the same inputs give the same bytes), and only by the write
         # that opens the round: a later one (lock, reopen) would pass for an opening after the deadline.
@@ -175,6 +175,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
 
 @dataclass
 class ResolveResult:
+    """What a command that moves the round did (resolve, undo, lock, reopen, extend), for the host's line."""
     action: str                       # "resolved", "published", "nothing", "dry-run", "undone"
     message: str
     record: RoundRecord | None = None

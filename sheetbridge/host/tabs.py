@@ -1,6 +1,6 @@
 """What each book shows, drawn from a Match: the master's tabs, a player's tabs, the board.
 
-Rendering only: the orchestrator decides when and where these are written. Every
+Rendering only: the host's commands decide when and where these are written. Every
 private tab comes from :meth:`Match.player_report`, the one per-player view.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
                 store: Store, warnings: Sequence[str] = (),
                 record_extra: Mapping[str, Any] | None = None,
                 webhooks: Mapping[str, str] | None = None) -> dict[str, TabData]:
-    """The master's tabs; `record_extra` adds orchestrator bookkeeping to the record (revision, saved entries);
+    """The master's tabs; `record_extra` adds the host's bookkeeping to the record (revision, saved entries);
     `webhooks`: each player's confessional webhook as the host typed it (kept in the Players tab only,
     never in the record: confessionals.py)."""
     m = ld_match
