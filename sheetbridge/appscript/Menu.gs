@@ -3,7 +3,7 @@
  * by hand: `sheetbridge menu show` prints this file and where it goes).
  *
  * Apps Script cannot run Python. Each menu item appends a request to the Control tab and waits:
- * `sheetbridge watch DIR`, running on the host's computer, runs it with the same host commands as
+ * `sheetbridge watch DIR`, running on the host's computer, runs it with the same orchestrator as
  * the command line and writes the status, progress and result back into the request's row. The
  * heartbeat in row 2 says whether anything is listening.
  *
