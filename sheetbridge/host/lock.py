@@ -79,7 +79,6 @@ def reopen_submissions(store: Store, *, request_id: str | None = None,
 def _spend_passed_deadline(ld: Loaded, now: str) -> str:
     """A reopened round stays open: the deadline it was reopened past is spent for it (recorded, so no
     `watch` poll locks it again). Returns what the host should know, as the end of reopen's line."""
-    from . import deadlines as D
     try:
         state = deadline_state(ld, now)
     except ConfigError as e:   # the round is reopened all the same; the host is told what to fix
@@ -97,7 +96,6 @@ def _spend_passed_deadline(ld: Loaded, now: str) -> str:
 def deadline_state(ld: Loaded, now: str):
     """The open round's deadline judged at `now` (deadlines.Due): the moment that locks it, whether it is due,
     and why the Config tab's deadline does not apply to it (a warning), if so. None when the game is over."""
-    from . import deadlines as D
     if ld.match.finished:
         return None
     return D.judge(ld.deadline, ld.match.round, ld.opened_at.get(str(ld.match.round)), ld.deadlines,
