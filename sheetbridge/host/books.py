@@ -167,17 +167,17 @@ def each_book(store: Store, items: Sequence[Any], job: Callable[[Any], Any],
                 i = futures[future]
                 if future.cancelled():
                     continue
-                exc = future.exception()
-                if exc is None:
+                error = future.exception()
+                if error is None:
                     outcomes[i] = ("done", future.result())
                     if done:
                         done(items[i], outcomes[i][1])
-                elif isinstance(exc, SheetbridgeError):
-                    outcomes[i] = ("failed", exc)
+                elif isinstance(error, SheetbridgeError):
+                    outcomes[i] = ("failed", error)
                     for other in futures:
                         other.cancel()          # only those not started yet
                 else:
-                    raise exc
+                    raise error
         except BaseException:
             for other in futures:
                 other.cancel()

@@ -110,8 +110,8 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
         if L.tab_name("record") not in names:
             raise WorkbookError(f"{master.location}: no {L.tab_name('record')!r} tab; this is not a sheetbridge "
                                 "master workbook, or the tab was renamed")
-        game_id = master.read([L.tab_name("record")])[L.tab_name("record")]
-        game_id = L.read_json_tab(game_id, f"{master.location}, tab {L.tab_name('record')}")["match"]["game"]
+        rect = master.read([L.tab_name("record")])[L.tab_name("record")]
+        game_id = L.read_json_tab(rect, f"{master.location}, tab {L.tab_name('record')}")["match"]["game"]
     try:
         rects = master.read(_tab_names(game_id) + [DECISIONS_TAB] + list(extra_tabs))
     except WorkbookError:   # a master written before the Decisions tab existed, or without an extra tab
