@@ -4,7 +4,7 @@ Runs offline against the fake Google in tests/fake_google (through the real gspr
 client) and prints:
 
 1. for 9 and 30 players, sheetbridge's batched pattern beside the naive one:
-   - batched: what the orchestrator does per round with GoogleStore: one values:batchGet
+   - batched: what the host does per round with GoogleStore: one values:batchGet
      per book read (the master; each player's Submission+Results+Board), one
      spreadsheets:batchUpdate per book written (the master, each player, the board),
      no metadata reads (sheet ids are cached in the master);
@@ -12,7 +12,7 @@ client) and prints:
      tab (another metadata read in gspread 6), read each tab with get_all_values, and
      write each tab with clear + update + one format call;
 2. for each registered game at its recommended player count, and for 30 players, the
-   requests of one real `resolve` through sheetbridge.orchestrator (lock, revision check and
+   requests of one real `resolve` through sheetbridge.host (lock, revision check and
    all), with the local id cache file and without it (another computer);
 3. the wall time of one real 30-player `resolve` against the fake answering every request
    after ``--latency`` seconds (default 0.1, a quick Google answer; 0.4 is closer to a
@@ -33,7 +33,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sheetbridge import orchestrator as O  # noqa: E402
+from sheetbridge.host.config import CONFIG_FILE  # noqa: E402
+from sheetbridge.host.new import new_game  # noqa: E402
+from sheetbridge.host.players import PlayerInfo  # noqa: E402
+from sheetbridge.host.resolve import resolve  # noqa: E402
 from sheetbridge.sheets import google as G  # noqa: E402
 from sheetbridge.sheets.model import CellData as C, TabData  # noqa: E402
 from sheetbridge.sheets.store import BOARD, MASTER, player_key  # noqa: E402
@@ -114,41 +117,41 @@ def counts(fake: FakeGoogle) -> tuple[int, int, int]:
 
 def _new_game(fake: FakeGoogle, gid: str, n: int, folder: Path) -> None:
     store = fake.store(HOST, game_folder=folder)
-    players = [O.PlayerInfo(f"P{i + 1}", f"p{i + 1}@example.com", 10) for i in range(n)]
-    O.new_game(gid, players, store, seed=1, folder=folder)
+    players = [PlayerInfo(f"P{i + 1}", f"p{i + 1}@example.com", 10) for i in range(n)]
+    new_game(gid, players, store, seed=1, folder=folder)
 
 
 def _reopen(fake: FakeGoogle, folder: Path, workers: int = G.PUBLISH_WORKERS) -> G.GoogleStore:
     """The store a new sheetbridge process opens from the game folder."""
-    cfg = json.loads((folder / O.CONFIG_FILE).read_text())
+    cfg = json.loads((folder / CONFIG_FILE).read_text())
     st = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST), clock=fake.clock,
                              sleep=fake.sleep, wall_clock=fake.wall_clock, workers=workers)
     st.game_id = cfg["game"]
     return st
 
 
-def orchestrator_round(gid: str, n: int) -> tuple[int, int, int, int]:
+def host_round(gid: str, n: int) -> tuple[int, int, int, int]:
     """One real `resolve` of a new game: (reads, writes, metadata reads with the cache file, without it)."""
     fake = FakeGoogle(seed=1)
     with tempfile.TemporaryDirectory() as d:
         folder = Path(d) / "game"
         _new_game(fake, gid, n, folder)
         fake.reset_counts()
-        O.resolve(_reopen(fake, folder), allow_empty=True)
+        resolve(_reopen(fake, folder), allow_empty=True)
         reads, writes, meta = fake.count("read"), fake.count("write"), fake.count("metadata")
         (folder / G.CACHE_FILE).unlink()
         fake.reset_counts()
-        O.resolve(_reopen(fake, folder), allow_empty=True)
+        resolve(_reopen(fake, folder), allow_empty=True)
         return reads, writes, meta, fake.count("metadata")
 
 
-def orchestrator_rounds() -> list[tuple[str, int, int, int, int, int]]:
+def host_rounds() -> list[tuple[str, int, int, int, int, int]]:
     from sheetbridge.core.game import games
     out = []
     for gid, game in sorted(games().items()):
         n = game.spec.recommended_players or game.spec.max_players
-        out.append((gid, n, *orchestrator_round(gid, n)))
-    out.append(("three-modular-rooms", 30, *orchestrator_round("three-modular-rooms", 30)))
+        out.append((gid, n, *host_round(gid, n)))
+    out.append(("three-modular-rooms", 30, *host_round("three-modular-rooms", 30)))
     return out
 
 
@@ -164,7 +167,7 @@ def timed_round(n: int, workers: int, latency: float) -> tuple[float, int]:
         store = _reopen(fake, folder, workers)
         fake.reset_counts()
         start = time.perf_counter()
-        res = O.resolve(store, allow_empty=True)
+        res = resolve(store, allow_empty=True)
         took = time.perf_counter() - start
         assert res.action == "resolved", res.message
         return took, fake.count()
@@ -187,9 +190,9 @@ def main() -> None:
     print("batched bound: reads <= players + 1 (master + each player), writes <= players + 2 "
           "(master + each changed player + board); quota is 60 reads and 60 writes a minute.")
     print()
-    print("One real `resolve` through the orchestrator (nothing submitted; the game lock and the revision check "
+    print("One real `resolve` through the host (nothing submitted; the game lock and the revision check "
           "included):")
-    for gid, n, r, w, m, blind in orchestrator_rounds():
+    for gid, n, r, w, m, blind in host_rounds():
         print(f"  {gid:<22} {n:>2} players: {r:>3} reads, {w:>3} writes, {m} metadata reads "
               f"({blind} without the local cache file)")
     if args.skip_timing:

@@ -5,7 +5,7 @@
 For each case a Three Modular Rooms game is played up to that round (every player's entries typed
 in) and kept as a pristine folder. Each repeat copies it twice and times, one after the other:
 
-- resolve: one `orchestrator.resolve` on the folder opened as the CLI opens it (read every file,
+- resolve: one `host.resolve.resolve` on the folder opened as the CLI opens it (read every file,
   resolve, write every changed file, draw the board's picture);
 - floor: openpyxl loading and saving every .xlsx file of the same folder, nothing else.
 
@@ -43,7 +43,11 @@ def game_at_round(folder: Path, players: int, round_no: int, seed: int = 1) -> N
     """A game in `folder` whose open round is `round_no`, with every player's entries typed in."""
     from sheetbridge.core.match import random_submissions
     from sheetbridge.core.rng import Rng
-    from sheetbridge.orchestrator import PlayerInfo, fill_submission, load, new_game, resolve
+    from sheetbridge.host.demo import fill_submission
+    from sheetbridge.host.new import new_game
+    from sheetbridge.host.players import PlayerInfo
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import load
     from sheetbridge.sheets.xlsx import XlsxStore
     store = XlsxStore(folder)
     new_game(GAME, [PlayerInfo(n, "", 20) for n in NAMES[:players]], store, seed=seed, folder=folder)
@@ -69,7 +73,8 @@ def time_floor(folder: Path) -> float:
 
 
 def time_resolve(folder: Path) -> float:
-    from sheetbridge.orchestrator import open_store, resolve
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import open_store
     t = time.perf_counter()
     res = resolve(open_store(folder))   # as the CLI opens it (the game's id from sheetbridge.json)
     elapsed = time.perf_counter() - t
@@ -95,7 +100,8 @@ def timed(kind: str, pristine: Path, warm: Path, tmp: Path) -> float:
 
 def count_writes(folder: Path) -> Counter:
     """The resolve's book writes: whole books (every existing tab given) or some tabs only."""
-    from sheetbridge.orchestrator import open_store, resolve
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import open_store
     from sheetbridge.sheets import xlsx as X
     counts: Counter[str] = Counter()
     original = X.XlsxBook.write

@@ -30,7 +30,7 @@ FAST_WATCHER = """
 import sys, time
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.core.errors import SheetbridgeError
-from sheetbridge.watch import Watcher
+from sheetbridge.host.watch import Watcher
 w = Watcher(XlsxStore(sys.argv[1]), interval=float(sys.argv[2]), watcher_id=sys.argv[3],
             log=lambda line: print(line, flush=True))
 while True:
@@ -50,8 +50,8 @@ def sheetbridge(env: dict, *args) -> str:
 
 
 def rounds_in_master(env: dict, folder: Path) -> int:
-    code = ("import sys; from sheetbridge import orchestrator as O; from sheetbridge.sheets.xlsx import XlsxStore;"
-            "print(len(O.load(XlsxStore(sys.argv[1])).match.rounds))")
+    code = ("import sys; from sheetbridge.host.session import load; from sheetbridge.sheets.xlsx import XlsxStore;"
+            "print(len(load(XlsxStore(sys.argv[1])).match.rounds))")
     out = subprocess.run([*PY, "-c", code, str(folder)], env=env, capture_output=True, text=True)
     return int(out.stdout.strip()) if out.stdout.strip().isdigit() else -1
 
@@ -92,14 +92,14 @@ def commands_race(env: dict, folder: Path, n: int, settle: float) -> dict:
 
 def requests_race(env: dict, folder: Path, n: int, settle: float, wait: float = 60.0) -> dict:
     counts = {"requests": 0, "done": 0, "done but lost": 0, "ran twice": 0, "not answered": 0}
-    queue = ("import sys; from sheetbridge import control as C; from sheetbridge.sheets.xlsx import XlsxStore;"
+    queue = ("import sys; from sheetbridge.host import control as C; from sheetbridge.sheets.xlsx import XlsxStore;"
              "from sheetbridge.sheets.store import MASTER\n"
              "s = XlsxStore(sys.argv[1]); m = s.open(MASTER, 'master.xlsx')\n"
              "with s.lock('host typing a request'):\n"
              "    rect = m.read([C.TAB])[C.TAB]; row = max(C.FIRST_REQUEST_ROW, len(rect) + 1)\n"
              "    m.update_cells(C.TAB, {(row, i + 1): v for i, v in enumerate([sys.argv[2], 'resolve', sys.argv[3], "
              "'host', '2026-01-01T00:00:00Z', 'queued'])})\n")
-    status = ("import sys; from sheetbridge import control as C; from sheetbridge.sheets.xlsx import XlsxStore;"
+    status = ("import sys; from sheetbridge.host import control as C; from sheetbridge.sheets.xlsx import XlsxStore;"
               "from sheetbridge.sheets.store import MASTER\n"
               "m = XlsxStore(sys.argv[1]).open(MASTER, 'master.xlsx')\n"
               "print(next((r.status for r in C.requests(m.read([C.TAB])[C.TAB]) if r.id == sys.argv[2]), ''))\n")

@@ -31,8 +31,7 @@ from .core.types import to_json
 # Modules a game may not use: files, network, clock, global random, and sheetbridge's I/O side.
 FORBIDDEN_IMPORTS = {"os", "pathlib", "io", "openpyxl", "gspread", "requests", "time", "datetime", "random",
                      "pandas", "socket", "urllib", "http", "subprocess", "shutil", "tempfile", "secrets", "uuid",
-                     "sheetbridge.sheets", "sheetbridge.orchestrator", "sheetbridge.cli", "sheetbridge.pictures",
-                     "sheetbridge.announce", "sheetbridge.templates"}
+                     "sheetbridge.sheets", "sheetbridge.host", "sheetbridge.cli", "sheetbridge.templates"}
 FORBIDDEN_CALLS = {"open", "input", "print", "__import__", "exec", "eval"}
 GARBAGE = ("seven", "=1+1", "=IMPORTRANGE(\"x\",\"A1\")", "-999", "99999999999", "9" * 5000, "\U0001f4a5", "  ",
            "None", "1,2,3,4,5,6,7,8,9", "\u00b2", "\uff15", "\u0663", "x", "\x00\x07", "a" * 100_000)
@@ -248,7 +247,9 @@ def _check_parse_never_raises(game: GameRules, names: list[str]) -> None:
 
 
 def _check_files_privacy(game: GameRules, names: list[str]) -> None:
-    from .orchestrator import PlayerInfo, demo, load
+    from .host.demo import demo
+    from .host.players import PlayerInfo
+    from .host.session import load
     from .sheets.xlsx import XlsxStore
     import openpyxl
 

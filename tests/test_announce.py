@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheetbridge.announce import Attachment, markdown, post_webhook, split_messages
+from sheetbridge.host.announce import Attachment, markdown, post_webhook, split_messages
 from sheetbridge.core.errors import BackendError, UsageError
 from sheetbridge.core.types import Block, Cell, Report
 

@@ -863,7 +863,7 @@ def test_a24_option_keeps_layouts_and_starting_meadows_within_the_team():
     pub = text(rec.public)
     assert "not announced" in pub and "Red" not in pub and "White" not in pub
     assert "Cy (player) chose Red, Dee (guest) chose Blue." in text(rec.private["Dee"])
-    from sheetbridge.orchestrator import round_pictures
+    from sheetbridge.host.picture_files import round_pictures
     assert set(round_pictures(m, 0)) == set(ROSTER)          # no public picture: nothing public to draw
 
 
@@ -1039,8 +1039,8 @@ def test_legend_colours_are_distinct_and_text_is_readable_on_them():
 
 
 def test_pictures_draw_the_team_machine_and_the_public_board():
-    from sheetbridge.orchestrator import round_pictures
-    from sheetbridge.pictures import draw
+    from sheetbridge.host.picture_files import round_pictures
+    from sheetbridge.host.pictures import draw
     m = start()
     # Round 1, each alone: Ann Red 1 on L1, Bo Green 1 on R1; Ann sabotages L5 (faulty).
     m.resolve({"Ann": turn("Red", 0, 0, "L1", sabotage="L5"), "Bo": turn("Green", 0, 0, "R1"),
@@ -1072,7 +1072,7 @@ def test_pictures_draw_the_team_machine_and_the_public_board():
 
 
 def test_the_final_board_draws_every_machine_with_its_points():
-    from sheetbridge.orchestrator import round_pictures
+    from sheetbridge.host.picture_files import round_pictures
     m = Match.from_position("big-machine", ROSTER, machine_50_position(), seed=2)
     m.resolve({"Ann": turn("Red", 1, 0, "L5"), "Bo": turn("Red", 1, 0, "R5"),
                "Cy": turn("Red", 2, 0, "M1"), "Dee": turn("Red", 2, 0, "M1")})

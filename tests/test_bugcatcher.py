@@ -851,8 +851,8 @@ def rgb(hex_colour):
 
 
 def test_pictures_draw_paths_in_their_colours_and_each_players_own_view():
-    from sheetbridge.orchestrator import round_pictures
-    from sheetbridge.pictures import draw
+    from sheetbridge.host.picture_files import round_pictures
+    from sheetbridge.host.pictures import draw
     m, _ = example_round()
     pics = round_pictures(m, 1)
     assert set(pics) == {"board", "Ann", "Bo"}
@@ -879,8 +879,8 @@ def test_pictures_draw_paths_in_their_colours_and_each_players_own_view():
 
 
 def test_pregame_picture_shows_starting_nodes_in_round_one_colours_and_blocked_cells():
-    from sheetbridge.orchestrator import round_pictures
-    from sheetbridge.pictures import draw
+    from sheetbridge.host.picture_files import round_pictures
+    from sheetbridge.host.pictures import draw
     m = start({"Ann": ("C3", "C1", "bottom right"), "Bo": ("F5", "A1", "upper left")},
               options={"blocked_cells": "E1"})
     pics = round_pictures(m, 0)

@@ -16,7 +16,7 @@ from sheetbridge.cli import COMMANDS, main
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("gspread", "google", "google_auth_oauthlib", "requests", "urllib3", "pandas", "numpy", "matplotlib",
-         "tqdm", "openpyxl", "PIL", "tenacity", "filelock", "sheetbridge.orchestrator", "sheetbridge.sheets")
+         "tqdm", "openpyxl", "PIL", "tenacity", "filelock", "sheetbridge.host.session", "sheetbridge.sheets")
 
 
 def _modules_after(*args: str) -> tuple[list[str], str]:

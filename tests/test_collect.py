@@ -12,8 +12,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from sheetbridge import orchestrator as O
-from sheetbridge.collect import collect
+from sheetbridge.host import new
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.collect import collect
 from sheetbridge.core.errors import UsageError
 from tests.fake_google import FakeGoogle
 from tests.test_cli_xlsx import run, type_submission
@@ -150,7 +151,7 @@ def test_collect_without_files_is_one_line(tmp_path):
 def test_collect_on_google_is_one_line_saying_there_is_nothing_to_collect(tmp_path):
     fake = FakeGoogle(seed=5)
     store = fake.store("host@example.com")
-    O.new_game("three-modular-rooms", [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ("Ann", "Bo", "Cy")],
+    new.new_game("three-modular-rooms", [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ("Ann", "Bo", "Cy")],
                store, seed=11, options={"rounds": 3})
     (tmp_path / "Ann.xlsx").write_bytes(b"x")
     with pytest.raises(UsageError, match="nothing to collect"):

@@ -17,8 +17,13 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetbridge import orchestrator as O
-from sheetbridge.confessionals import WEBHOOK_HEADER, short_webhook
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.media import announcement
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.confessionals import WEBHOOK_HEADER, short_webhook
 from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
 from sheetbridge.sheets.xlsx import XlsxStore
@@ -89,11 +94,11 @@ def skeld(tmp_path) -> Path:
     """A Skeld game on xlsx with round 1 resolved from random (valid) entries."""
     folder = tmp_path / "skeld"
     store = XlsxStore(folder)
-    O.new_game("skeld", [O.PlayerInfo(n, "", 10) for n in PLAYERS], store, seed=4, folder=folder)
-    ld = O.load(store)
+    new_game("skeld", [PlayerInfo(n, "", 10) for n in PLAYERS], store, seed=4, folder=folder)
+    ld = load(store)
     for p, raw in random_submissions(ld.match, Rng.from_seed(5, "test players")).items():
-        O.fill_submission(store, ld, p, raw)
-    assert O.resolve(XlsxStore(folder)).action == "resolved"
+        fill_submission(store, ld, p, raw)
+    assert resolve(XlsxStore(folder)).action == "resolved"
     return folder
 
 
@@ -118,7 +123,7 @@ def all_text(path: Path) -> str:
 def test_each_confessional_and_picture_goes_to_its_own_channel_only(skeld, channels):
     type_webhooks(skeld, {p: channels.url(p) for p in PLAYERS})
     out = run("announce", skeld, "--post-private").output
-    ann = O.announcement(XlsxStore(skeld))
+    ann = announcement(XlsxStore(skeld))
     round_no = ann.round
     for p in PLAYERS:
         texts, files = channels.received(p)
@@ -142,7 +147,7 @@ def test_each_confessional_and_picture_goes_to_its_own_channel_only(skeld, chann
 def test_webhooks_survive_every_master_write_and_stay_out_of_the_record(skeld, channels):
     type_webhooks(skeld, {p: channels.url(p) for p in PLAYERS})
     run("undo", skeld)                                       # the master is rewritten from the record
-    ld = O.load(XlsxStore(skeld))
+    ld = load(XlsxStore(skeld))
     assert ld.webhooks == {p: channels.url(p) for p in PLAYERS}
     wb = openpyxl.load_workbook(skeld / "master.xlsx")
     outside = "\n".join(str(v) for ws in wb.worksheets if ws.title != "Players"

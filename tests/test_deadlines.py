@@ -5,17 +5,23 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host import clock as host_clock
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.lock import deadline_due, reopen_submissions
+from sheetbridge.host.new import new_game
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.undo import undo
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.watch import Watcher
+from sheetbridge.host.watch import Watcher
 from tests.test_cli_xlsx import run, tab_text, type_submission
 
 
 class Clock:
-    """The one clock: the orchestrator's utc_now and watch's `now` read the same moment."""
+    """The one clock: the host's clock.utc_now and watch's `now` read the same moment."""
     def __init__(self, monkeypatch, at):
         self.at = at
-        monkeypatch.setattr(O, "utc_now", self)
+        monkeypatch.setattr(host_clock, "utc_now", self)
 
     def __call__(self):
         return self.at
@@ -57,7 +63,7 @@ def test_a_deadline_earlier_than_the_rounds_opening_is_warned_about_not_applied(
     watcher = Watcher(store, watcher_id="w", now=clock)
     clock.at = "2026-11-24T16:00:30Z"
     first, again = watcher.poll(), watcher.poll()
-    assert O.load(store).locked is None              # before: "round 3 locked ... 0 of 3 player(s) had entries"
+    assert load(store).locked is None              # before: "round 3 locked ... 0 of 3 player(s) had entries"
     (line,) = first
     assert ("deadline: the Config tab's deadline 2026-11-24 15:00 UTC is earlier than round 3's opening "
             "(2026-11-24 16:00 UTC), so it does not lock this round") in line and "sheetbridge extend" in line
@@ -76,7 +82,7 @@ def test_a_round_reopened_past_its_deadline_stays_open_until_extend_moves_it(gam
     assert "round 2 reopened" in out and "its deadline 2026-11-24 15:00 UTC has passed and will not lock it again" in out
     assert f"`sheetbridge extend {folder} 2h`" in out
     assert not any("locked" in ln for ln in watch_lines(folder, clock, "2026-11-24T15:10:30Z"))
-    assert O.load(XlsxStore(folder)).locked is None  # before: the next poll locked it again
+    assert load(XlsxStore(folder)).locked is None  # before: the next poll locked it again
     assert "reopened after its deadline" in run("status", folder).output
     out = run("extend", folder, "2h").output         # a grace period from the deadline
     assert "round 2's deadline moved from 2026-11-24 15:00 UTC to 2026-11-24 17:00 UTC" in out
@@ -101,7 +107,7 @@ def test_extend_takes_a_time_refuses_the_past_and_belongs_to_one_round(game):
     assert res.exit_code == 2 and f"run `sheetbridge reopen {folder}` first" in res.output
     clock.at = "2026-11-25T10:00:00Z"
     run("resolve", folder, "--allow-empty")         # round 3: the extension was round 2's alone
-    assert O.deadline_due(O.load(XlsxStore(folder)), "2026-11-25T10:00:30Z") is False
+    assert deadline_due(load(XlsxStore(folder)), "2026-11-25T10:00:30Z") is False
     assert "is earlier than round 3's opening" in run("status", folder).output
 
 
@@ -185,27 +191,27 @@ def test_on_google_undo_locks_the_forms_again_and_a_stale_deadline_locks_nothing
     fake = FakeGoogle(seed=2)
     st = fake.store(HOST, game_folder=tmp_path / "g")
     st.game_id = "three-modular-rooms"
-    O.new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=3, folder=tmp_path / "g")
+    new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=3, folder=tmp_path / "g")
     master = st.open(MASTER, st.master_location())
     row = next(i for i, r in enumerate(master.read(["Config"])["Config"], 1) if r and r[0] == "deadline")
     master.update_cells("Config", {(row, 2): "2026-11-24 15:00"})
-    ld = O.load(st)
-    O.fill_submission(st, ld, "Ann", {"play": [{"card": "3", "room": "Null"}]})
+    ld = load(st)
+    fill_submission(st, ld, "Ann", {"play": [{"card": "3", "room": "Null"}]})
     sid = ld.locations["Ann"]
     clock.at = "2026-11-24T15:00:05Z"
     assert any("round 1 locked" in ln for ln in Watcher(st, watcher_id="w", now=clock).poll())
     clock.at = "2026-11-24T16:00:00Z"
-    O.resolve(st)
-    out = O.undo(st).message
+    resolve(st)
+    out = undo(st).message
     assert "round 1 is locked again" in out
     (prot,) = fake.sheet(sid, "Submission").protected          # the form is the host's alone again
     assert not prot.get("unprotectedRanges") and prot["editors"]["users"] == [HOST]
     assert "locked at the deadline" in st.open("player:Ann", sid).read(["Submission"])["Submission"][0][0]
-    assert "has passed and will not lock it again" in O.reopen_submissions(st).message
+    assert "has passed and will not lock it again" in reopen_submissions(st).message
     clock.at = "2026-11-24T16:00:30Z"
     assert not any("locked" in ln for ln in Watcher(st, watcher_id="w", now=clock).poll())
-    assert O.load(st).locked is None
-    O.resolve(st)                                               # round 2 opens after round 1's deadline
+    assert load(st).locked is None
+    resolve(st)                                               # round 2 opens after round 1's deadline
     clock.at = "2026-11-24T16:01:00Z"
     (line,) = Watcher(st, watcher_id="w", now=clock).poll()
-    assert "is earlier than round 2's opening" in line and O.load(st).locked is None
+    assert "is earlier than round 2's opening" in line and load(st).locked is None

@@ -14,8 +14,15 @@ import shutil
 import openpyxl
 import pytest
 
-from sheetbridge import orchestrator as O
-from sheetbridge.identity import IDENTITY_TAB, ForeignFile
+from sheetbridge.host import new
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.repair import repair
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.status import status
+from sheetbridge.host.transaction import commit
+from sheetbridge.host.identity import IDENTITY_TAB, ForeignFile
 from sheetbridge.sheets import layout as L
 from sheetbridge.sheets.store import BOARD, player_key
 from sheetbridge.sheets.xlsx import XlsxStore
@@ -108,14 +115,14 @@ def test_repair_redraws_bos_file_without_anything_of_anns(swapped):
 def test_a_board_file_that_is_a_players_is_refused(tmp_path):
     game = new_game(tmp_path / "game")
     shutil.copy(game / "players" / "Ann.xlsx", game / "board.xlsx")  # would show Ann's tabs to everyone
-    ld, _ = O.status(XlsxStore(game))
+    ld, _ = status(XlsxStore(game))
     assert any("board.xlsx is Ann's file" in w for w in ld.warnings)
     with pytest.raises(ForeignFile, match=r"board.xlsx is Ann's file.*sheetbridge repair"):
-        O.resolve(XlsxStore(game), allow_empty=True)
-    res = O.repair(XlsxStore(game))
+        resolve(XlsxStore(game), allow_empty=True)
+    res = repair(XlsxStore(game))
     assert any("board.xlsx is Ann's file" in n for n in res.notes)
     assert openpyxl.load_workbook(game / "board.xlsx").sheetnames == ["Board", "Picture", IDENTITY_TAB]
-    assert O.resolve(XlsxStore(game), allow_empty=True).action == "resolved"
+    assert resolve(XlsxStore(game), allow_empty=True).action == "resolved"
 
 
 def test_a_file_from_an_earlier_game_in_the_same_folder_is_refused(tmp_path):
@@ -134,14 +141,14 @@ def test_a_file_from_an_earlier_game_in_the_same_folder_is_refused(tmp_path):
 def test_a_game_made_before_identities_plays_on_and_gets_them_at_repair(tmp_path):
     game = new_game(tmp_path / "game")
     store = XlsxStore(game)
-    ld = O.load(store)                       # make it a game as today's main writes it: no identities anywhere
+    ld = load(store)                       # make it a game as today's main writes it: no identities anywhere
     ld.identities = {}
-    O._commit(ld)
+    commit(ld)
     for key, loc in [(player_key(p), l) for p, l in ld.locations.items()] + [(BOARD, ld.board_location)]:
         store.open(key, loc).remove_tabs([IDENTITY_TAB])
 
     def record():
-        rect = O.load(store).master.read([L.tab_name("record")])[L.tab_name("record")]
+        rect = load(store).master.read([L.tab_name("record")])[L.tab_name("record")]
         return L.read_json_tab(rect, "record")
 
     assert "identities" not in record()
@@ -169,29 +176,29 @@ def test_google_a_spreadsheet_holding_another_players_file_is_refused_and_repair
     fake = FakeGoogle(seed=5)
     folder = tmp_path / "g"
     store = fake.store(HOST, game_folder=folder)
-    players = [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ("Ann", "Bo", "Cy")]
-    O.new_game("three-modular-rooms", players, store, seed=11, folder=folder, options={"rounds": 3})
-    ld = O.load(store)
-    O.fill_submission(store, ld, "Ann", {"play": [{"card": "3", "room": "Null"}]})
-    O.resolve(store, allow_empty=True)
+    players = [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ("Ann", "Bo", "Cy")]
+    new.new_game("three-modular-rooms", players, store, seed=11, folder=folder, options={"rounds": 3})
+    ld = load(store)
+    fill_submission(store, ld, "Ann", {"play": [{"card": "3", "room": "Null"}]})
+    resolve(store, allow_empty=True)
     ann_sid, bo_sid = ld.locations["Ann"], ld.locations["Bo"]
     ann_results = store.open("player:Ann", ann_sid).read([L.tab_name("results")])[L.tab_name("results")]
     assert any(ANN_ROUND_1 in cell for row in ann_results for cell in row)
     # The host pastes Ann's spreadsheet into Bo's (Bo's recorded spreadsheet now holds Ann's file).
     fake.files[bo_sid].sheets = copy.deepcopy(fake.files[ann_sid].sheets)
 
-    _, lines = O.status(store)
+    _, lines = status(store)
     bo = next(line for line in lines if line.player == "Bo")
     assert bo.state.startswith(f"spreadsheet {bo_sid} is Ann's file") and "--player Bo" in bo.state
     fake.reset_counts()
     with pytest.raises(ForeignFile, match=f"spreadsheet {bo_sid} is Ann's file"):
-        O.resolve(store, allow_empty=True)
+        resolve(store, allow_empty=True)
     assert all(fake.count("write", file=sid) == 0 for sid in [*ld.locations.values(), ld.board_location])
-    assert O.load(store).revision == ld.revision + 1                 # only round 1's commit: nothing since
+    assert load(store).revision == ld.revision + 1                 # only round 1's commit: nothing since
 
-    res = O.repair(store, ["Bo"])
+    res = repair(store, ["Bo"])
     assert any("is Ann's file: it was overwritten with Bo's file" in n for n in res.notes)
-    after = O.load(store)
+    after = load(store)
     assert after.locations["Bo"] == bo_sid                           # the same spreadsheet, shared with Bo only
     assert sorted(p["emailAddress"] for p in fake.files[bo_sid].permissions) == sorted([HOST, "bo@example.com"])
     book = store.open("player:Bo", bo_sid)
@@ -199,4 +206,4 @@ def test_google_a_spreadsheet_holding_another_players_file_is_refused_and_repair
     got = book.read(tabs)
     assert got[IDENTITY_TAB][0] == ["this file belongs to", "Bo"]
     assert ANN_ROUND_1 not in json.dumps(got)
-    assert O.resolve(store, allow_empty=True).action == "resolved"
+    assert resolve(store, allow_empty=True).action == "resolved"

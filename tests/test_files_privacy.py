@@ -9,13 +9,15 @@ import pytest
 
 from sheetbridge.core.facts import visible
 from sheetbridge.core.game import games
-from sheetbridge.orchestrator import PlayerInfo, demo, load
-from sheetbridge.identity import identity_tab
-from sheetbridge.pictures import render_png
-from sheetbridge.private_pictures import latest_picture
+from sheetbridge.host.demo import demo
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.session import load
+from sheetbridge.host.identity import identity_tab
+from sheetbridge.host.pictures import render_png
+from sheetbridge.host.private_pictures import latest_picture
 from sheetbridge.sheets.store import BOARD, player_key
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.tabs import board_picture, picture_tab
+from sheetbridge.host.tabs import board_picture, picture_tab
 
 from conftest import players_for
 

@@ -894,8 +894,8 @@ def _contrast(a, b):
 
 def test_the_board_picture_shows_the_resulting_grid_in_its_colours():
     from sheetbridge.core.picture import Box, Label
-    from sheetbridge.orchestrator import round_pictures
-    from sheetbridge.pictures import draw
+    from sheetbridge.host.picture_files import round_pictures
+    from sheetbridge.host.pictures import draw
     # Ann (Red Coordinator) A1 +2 on ROW1: red A1-D1, A2, B2, A3; blue E1-H1; the rest gray.
     m = new({1: ROW1}, {1: (CSD, CSD)})
     m.resolve({"Ann": sp("A1")})
@@ -925,8 +925,8 @@ def test_the_board_picture_shows_the_resulting_grid_in_its_colours():
 
 
 def test_round_four_pictures_hide_the_board_and_give_each_player_theirs():
-    from sheetbridge.orchestrator import round_pictures
-    from sheetbridge.pictures import draw
+    from sheetbridge.host.picture_files import round_pictures
+    from sheetbridge.host.pictures import draw
     m = _to_round_four(DUO)
     m.resolve({"Ann": sp("D4")})
     pics = round_pictures(m, 4)

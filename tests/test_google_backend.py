@@ -16,11 +16,19 @@ import pytest
 from click.testing import CliRunner
 from gspread.exceptions import APIError
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host import demo as host_demo
+from sheetbridge.host.config import CONFIG_FILE
+from sheetbridge.host.demo import demo, fill_submission
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.status import status
+from sheetbridge.host.undo import undo
 from sheetbridge.core.errors import BackendError, ConfigError, WorkbookError
 from sheetbridge.sheets import google as G
 from sheetbridge.sheets import layout as L
-from sheetbridge.private_pictures import PICTURE_BLOCK
+from sheetbridge.host.private_pictures import PICTURE_BLOCK
 from sheetbridge.sheets.google.pictures import PICTURE_MIME
 from sheetbridge.sheets.model import CellData as C, TabData
 from sheetbridge.sheets.store import BOARD, MASTER, player_key
@@ -450,7 +458,7 @@ def test_the_cli_runs_as_a_subprocess_against_the_loopback_fake(tmp_path):
 
         res = cli("new", game, "--players", plist, "--out", str(out), "--google")
         assert res.returncode == 0, res.stderr + res.stdout
-        cfg = json.loads((out / O.CONFIG_FILE).read_text())
+        cfg = json.loads((out / CONFIG_FILE).read_text())
         assert cfg["backend"] == "google" and cfg["master"] in fake.files
         assert (out / G.CACHE_FILE).exists()
         fake.reset_counts()
@@ -465,12 +473,12 @@ def test_the_cli_runs_as_a_subprocess_against_the_loopback_fake(tmp_path):
 
 # ------------------------------------------------------------------ whole games
 def _players(game_id):
-    return [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in players_for(game_id)]
+    return [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in players_for(game_id)]
 
 
 def snapshot(store) -> dict:
     """Everything players and the host see, keyed by player name (not by file)."""
-    ld = O.load(store)
+    ld = load(store)
     tabs = [L.tab_name(k) for k in ("submission", "results", "board")]
     out = {"master": {k: v for k, v in ld.master.read([L.tab_name(k) for k in
                                                         ("ledger", "board", "rounds", "log", "config")]).items()},
@@ -497,15 +505,15 @@ def run_demo_on_fake(fake, game_id, folder, seed=7, monkeypatch=None, per_round=
     st = fake.store(HOST, game_folder=folder)
     st.game_id = game_id
     if monkeypatch is not None:
-        real = O.resolve
+        real = host_demo.resolve
 
         def counted(store, **kw):
             start = len(fake.log)
             res = real(store, **kw)
             per_round.append(fake.log[start:])
             return res
-        monkeypatch.setattr(O, "resolve", counted)
-    res = O.demo(game_id, st, seed=seed, folder=folder, players=_players(game_id))
+        monkeypatch.setattr(host_demo, "resolve", counted)   # each round the demo resolves
+    res = demo(game_id, st, seed=seed, folder=folder, players=_players(game_id))
     if monkeypatch is not None:
         monkeypatch.undo()
     return st, res
@@ -516,7 +524,7 @@ def test_a_whole_demo_game_matches_the_xlsx_run(game_id, tmp_path, monkeypatch):
     per_round: list = []
     gstore, gres = run_demo_on_fake(fake, game_id, tmp_path / "g", monkeypatch=monkeypatch, per_round=per_round)
     xstore = XlsxStore(tmp_path / "x")
-    xres = O.demo(game_id, xstore, seed=7, folder=tmp_path / "x", players=_players(game_id))
+    xres = demo(game_id, xstore, seed=7, folder=tmp_path / "x", players=_players(game_id))
     assert gres.rounds == xres.rounds and gres.rounds == len(per_round)
     assert gres.match.ledger.rows == xres.match.ledger.rows
     # Alike but for each player's picture: shown in the Results tab on xlsx, linked on Google (issue 27).
@@ -545,7 +553,7 @@ def test_a_whole_demo_game_matches_the_xlsx_run(game_id, tmp_path, monkeypatch):
         assert sum(e.kind == "write" for e in ok) <= n + 4          # players, board, master, the lock
 
     # privacy: every player can open exactly their own file, the public board and their own picture's file
-    ld = O.load(gstore)
+    ld = load(gstore)
     for p in _players(game_id):
         own = [ld.picture_files[p.name]] if p.name in ld.picture_files else []
         assert sorted(fake.readable_by(p.email)) == sorted([ld.locations[p.name], ld.board_location, *own])
@@ -559,15 +567,15 @@ def test_a_reopened_game_costs_no_metadata_reads(tmp_path):
     fake = FakeGoogle(seed=2)
     folder = tmp_path / "g"
     st = fake.store(HOST, game_folder=folder)
-    O.new_game(game_id, _players(game_id), st, seed=3, folder=folder)
-    cfg = json.loads((folder / O.CONFIG_FILE).read_text())
+    new_game(game_id, _players(game_id), st, seed=3, folder=folder)
+    cfg = json.loads((folder / CONFIG_FILE).read_text())
     assert cfg["backend"] == "google" and cfg["host_email"] == HOST
     fake.reset_counts()
     again = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST),
                                 clock=fake.clock, sleep=fake.sleep)
     again.game_id = game_id
-    O.status(again)
-    res = O.resolve(again, allow_empty=True)
+    status(again)
+    res = resolve(again, allow_empty=True)
     assert res.action == "resolved"
     assert fake.count("metadata") == 0 and fake.count("drive") == 0
 
@@ -590,16 +598,16 @@ def test_a_round_cut_off_while_publishing_is_completed_by_resolving_again(tmp_pa
     for fake in (FakeGoogle(seed=8), FakeGoogle(seed=8)):
         st = fake.store(HOST, game_folder=tmp_path / str(len(stores)))
         st.game_id = game_id
-        O.new_game(game_id, players, st, seed=5, folder=tmp_path / str(len(stores)))
+        new_game(game_id, players, st, seed=5, folder=tmp_path / str(len(stores)))
         stores.append((fake, st))
     (fake_a, a), (fake_b, b) = stores
-    O.resolve(a, allow_empty=True)                                     # the clean run
-    cut = O.load(b).locations[players[-1].name]
+    resolve(a, allow_empty=True)                                     # the clean run
+    cut = load(b).locations[players[-1].name]
     fake_b.fail_always(500, kinds=("write",), file=cut)                # the last player's file keeps failing
     with pytest.raises(BackendError, match="run the same command again"):
-        O.resolve(b, allow_empty=True)
+        resolve(b, allow_empty=True)
     fake_b.clear_faults()
-    res = O.resolve(b, allow_empty=True)
+    res = resolve(b, allow_empty=True)
     assert res.action == "published"
     assert snapshot(a) == snapshot(b)
     ledger = snapshot(b)["ledger"]
@@ -612,8 +620,8 @@ def test_the_record_in_the_master_alone_is_enough_cache(tmp_path):
     fake = FakeGoogle(seed=2)
     folder = tmp_path / "g"
     st = fake.store(HOST, game_folder=folder)
-    O.new_game(game_id, _players(game_id), st, seed=3, folder=folder)
-    cfg = json.loads((folder / O.CONFIG_FILE).read_text())
+    new_game(game_id, _players(game_id), st, seed=3, folder=folder)
+    cfg = json.loads((folder / CONFIG_FILE).read_text())
 
     def reopen():
         again = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST),
@@ -621,10 +629,10 @@ def test_the_record_in_the_master_alone_is_enough_cache(tmp_path):
         again.game_id = game_id
         return again
 
-    O.resolve(reopen(), allow_empty=True)               # round 1 writes a complete record
+    resolve(reopen(), allow_empty=True)               # round 1 writes a complete record
     (folder / G.CACHE_FILE).unlink()
     fake.reset_counts()
-    res = O.resolve(reopen(), allow_empty=True)
+    res = resolve(reopen(), allow_empty=True)
     assert res.action == "resolved"
     assert fake.count("metadata") == 0 and fake.count("drive") == 0
 
@@ -640,20 +648,20 @@ def test_status_dry_run_resolve_and_undo_match_the_xlsx_game(tmp_path):
     xstore = XlsxStore(tmp_path / "x")
     seen = []
     for st, folder in ((gstore, tmp_path / "g"), (xstore, tmp_path / "x")):
-        O.new_game(game_id, players, st, seed=21, folder=folder)
+        new_game(game_id, players, st, seed=21, folder=folder)
         log = []
         for round_ in range(2):
-            ld = O.load(st)
+            ld = load(st)
             for p, raw in random_submissions(ld.match, Rng.from_seed(21, f"r{round_}"), 0.2).items():
                 if raw is not None:
-                    O.fill_submission(st, ld, p, raw)
-            _, lines = O.status(st)
+                    fill_submission(st, ld, p, raw)
+            _, lines = status(st)
             log.append(lines)
-            dry = O.resolve(st, dry_run=True, allow_empty=True)
+            dry = resolve(st, dry_run=True, allow_empty=True)
             log.append((dry.action, dry.message))
-            done = O.resolve(st, allow_empty=True)
+            done = resolve(st, allow_empty=True)
             log.append((done.action, done.message, [r.as_list() for r in done.record.ledger]))
-        undone = O.undo(st)
+        undone = undo(st)
         log.append((undone.action, undone.message))
         seen.append((log, snapshot(st)))
     assert seen[0] == seen[1]

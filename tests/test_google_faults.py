@@ -15,7 +15,13 @@ from typing import Iterable
 import pytest
 from click.testing import CliRunner
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host import status as host_status
+from sheetbridge.host.config import CONFIG_FILE
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
 from sheetbridge.cli import main
 from sheetbridge.core.errors import BackendError, GameBusy
 from sheetbridge.core.match import random_submissions
@@ -34,7 +40,7 @@ RECORD = L.tab_name("record")
 
 
 def _players(game_id):
-    return [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in players_for(game_id)]
+    return [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in players_for(game_id)]
 
 
 # ------------------------------------------------------------------ helpers
@@ -65,7 +71,7 @@ def creating(fake: FakeGoogle, folder: Path):
 
 def reopen(fake: FakeGoogle, folder: Path):
     """The store a new sheetbridge process opens from the game folder."""
-    cfg = json.loads((folder / O.CONFIG_FILE).read_text())
+    cfg = json.loads((folder / CONFIG_FILE).read_text())
     st = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST),
                              clock=fake.clock, sleep=fake.sleep)
     st.game_id = cfg["game"]
@@ -73,24 +79,24 @@ def reopen(fake: FakeGoogle, folder: Path):
 
 
 def play(fake: FakeGoogle, game_id: str, folder: Path, seed=7, skip_chance=0.1) -> Counter:
-    """orchestrator.demo, command by command, each command run again until it succeeds,
+    """host.demo.demo, command by command, each command run again until it succeeds,
     each in a fresh store (a new process). Returns how many runs failed, by command."""
     failed: Counter = Counter()
     players = _players(game_id)
-    until_ok(lambda: O.new_game(game_id, players, creating(fake, folder), seed=seed, folder=folder,
+    until_ok(lambda: new_game(game_id, players, creating(fake, folder), seed=seed, folder=folder,
                                 name=f"{game_id}-demo-{seed}"), failed, "new")
     rng = Rng.from_seed(seed, "demo players")
     for _ in range(200):
-        ld = until_ok(lambda: O.load(reopen(fake, folder)), failed, "load")
+        ld = until_ok(lambda: load(reopen(fake, folder)), failed, "load")
         if ld.match.finished:
             return failed
         subs = random_submissions(ld.match, rng, skip_chance)      # drawn once per round, as in demo
         for p, raw in subs.items():
             if raw is not None:
-                until_ok(lambda: O.fill_submission(reopen(fake, folder), ld, p, raw), failed, "submit")
+                until_ok(lambda: fill_submission(reopen(fake, folder), ld, p, raw), failed, "submit")
         # --round makes a re-run safe: it finishes this round's publication or does nothing,
         # never resolves the next round with nobody's submissions.
-        until_ok(lambda: O.resolve(reopen(fake, folder), allow_empty=True, round_no=ld.match.round),
+        until_ok(lambda: resolve(reopen(fake, folder), allow_empty=True, round_no=ld.match.round),
                  failed, "resolve")
     raise AssertionError("the game did not finish")
 
@@ -111,7 +117,7 @@ def tab_values(fake: FakeGoogle, fid: str) -> dict:
 
 def roles(fake: FakeGoogle, folder: Path) -> dict[str, str]:
     """role ("master", "board", "player:Ann") -> spreadsheet id, from the game's record."""
-    ld = O.load(reopen(fake, folder))
+    ld = load(reopen(fake, folder))
     out = {MASTER: ld.master.location, BOARD: ld.board_location}
     out.update({player_key(p): loc for p, loc in ld.locations.items()})
     return out
@@ -163,7 +169,7 @@ def check_sharing(fake: FakeGoogle, folder: Path, game_id: str, others: Iterable
 
 def picture_files(fake: FakeGoogle, folder: Path) -> dict[str, str]:
     """player -> the Drive file of their own picture, from the game's record."""
-    return dict(O.load(reopen(fake, folder)).picture_files)
+    return dict(load(reopen(fake, folder)).picture_files)
 
 
 def picture_contents(fake: FakeGoogle, folder: Path) -> dict[str, bytes]:
@@ -185,7 +191,7 @@ def test_a_whole_game_at_half_the_requests_failing_ends_as_without_faults(game_i
 
     assert published(noisy, tmp_path / "noisy") == published(clean, tmp_path / "clean")
     assert picture_contents(noisy, tmp_path / "noisy") == picture_contents(clean, tmp_path / "clean")
-    ledger = O.load(reopen(noisy, tmp_path / "noisy")).match.ledger.rows
+    ledger = load(reopen(noisy, tmp_path / "noisy")).match.ledger.rows
     assert len({r.key for r in ledger}) == len(ledger)                    # no ledger row booked twice
     check_sharing(noisy, tmp_path / "noisy", game_id)
     check_sharing(clean, tmp_path / "clean", game_id)
@@ -200,24 +206,24 @@ def test_a_rerun_finishes_a_final_board_whose_write_failed(tmp_path):
     play(clean, game_id, tmp_path / "clean")
     fake = FakeGoogle(seed=4)
     folder = tmp_path / "cut"
-    O.new_game(game_id, _players(game_id), creating(fake, folder), seed=7, folder=folder,
+    new_game(game_id, _players(game_id), creating(fake, folder), seed=7, folder=folder,
                name=f"{game_id}-demo-7")
     rng = Rng.from_seed(7, "demo players")
-    board = O.load(reopen(fake, folder)).board_location
+    board = load(reopen(fake, folder)).board_location
     while True:
-        ld = O.load(reopen(fake, folder))
+        ld = load(reopen(fake, folder))
         if ld.match.finished:
             break
         for p, raw in random_submissions(ld.match, rng, 0.1).items():
             if raw is not None:
-                O.fill_submission(reopen(fake, folder), ld, p, raw)
-        last = O.resolve(reopen(fake, folder), dry_run=True, allow_empty=True).match.finished
+                fill_submission(reopen(fake, folder), ld, p, raw)
+        last = resolve(reopen(fake, folder), dry_run=True, allow_empty=True).match.finished
         if last:
             fake.fail_always(500, kinds=("write",), file=board)
             with pytest.raises(BackendError, match="board"):
-                O.resolve(reopen(fake, folder), allow_empty=True, round_no=ld.match.round)
+                resolve(reopen(fake, folder), allow_empty=True, round_no=ld.match.round)
             fake.clear_faults()
-        O.resolve(reopen(fake, folder), allow_empty=True, round_no=ld.match.round)
+        resolve(reopen(fake, folder), allow_empty=True, round_no=ld.match.round)
     assert published(fake, folder)[BOARD] == published(clean, tmp_path / "clean")[BOARD]
 
 
@@ -248,7 +254,7 @@ def test_new_cut_off_part_way_is_finished_by_running_it_again(tmp_path):
     st = creating(fake, folder)
     _fail_from_book(st, fake, 3, status=500, kinds=("write",))      # the 4th book's content write keeps failing
     with pytest.raises(BackendError, match=r"player:Dee.*run the same `new` command again"):
-        O.new_game(game_id, players, st, folder=folder)
+        new_game(game_id, players, st, folder=folder)
     # Four spreadsheets exist, every one recorded, none shared with anybody yet.
     assert len(fake.files) == 4
     journal = _journal(folder)
@@ -256,13 +262,13 @@ def test_new_cut_off_part_way_is_finished_by_running_it_again(tmp_path):
     assert sorted(recorded.values()) == sorted(fake.files)
     assert [k for k, e in journal["books"].items() if e["written"]] == [player_key(p.name) for p in players[:3]]
     assert all(len(f.permissions) == 1 for f in fake.files.values())          # the owner only
-    assert not (folder / O.CONFIG_FILE).exists()
+    assert not (folder / CONFIG_FILE).exists()
     seed = journal["seed"]
 
     fake.clear_faults()
     fake.reset_counts()
     lines: list[str] = []
-    res = O.new_game(game_id, players, creating(fake, folder), folder=folder, progress=lines.append)
+    res = new_game(game_id, players, creating(fake, folder), folder=folder, progress=lines.append)
     assert res.seed == seed                                    # the seed the first run drew
     assert res.resumed == [player_key(p.name) for p in players[:4]]
     assert sum("reused" in line for line in lines) == 4
@@ -274,10 +280,10 @@ def test_new_cut_off_part_way_is_finished_by_running_it_again(tmp_path):
         assert fake.count(file=fid) == fake.count("drive", fid) == 2      # who has it? + the invitation
     assert fake.count("write", recorded[player_key("Dee")]) == 1
     assert not (folder / ".sheetbridge-new.json").exists()
-    assert json.loads((folder / O.CONFIG_FILE).read_text())["files"][player_key("Ann")] == res.files["Ann"]
+    assert json.loads((folder / CONFIG_FILE).read_text())["files"][player_key("Ann")] == res.files["Ann"]
     check_sharing(fake, folder, game_id)
     assert all(n == 1 for n in fake.invitations.values())
-    assert O.load(reopen(fake, folder)).match.seed == seed
+    assert load(reopen(fake, folder)).match.seed == seed
 
 
 def test_a_failure_while_sharing_is_finished_without_inviting_anyone_twice(tmp_path):
@@ -297,11 +303,11 @@ def test_a_failure_while_sharing_is_finished_without_inviting_anyone_twice(tmp_p
         return real_share(info, *args, **kwargs)
     st.share = share
     with pytest.raises(BackendError, match="sharing the player:Cy spreadsheet"):
-        O.new_game(game_id, players, st, seed=3, folder=folder)
+        new_game(game_id, players, st, seed=3, folder=folder)
     assert len(fake.files) == len(players) + 2                      # the whole game existed before sharing began
-    assert sum(fake.invitations.values()) == 3 and not (folder / O.CONFIG_FILE).exists()
+    assert sum(fake.invitations.values()) == 3 and not (folder / CONFIG_FILE).exists()
     fake.clear_faults()
-    O.new_game(game_id, players, creating(fake, folder), seed=3, folder=folder)
+    new_game(game_id, players, creating(fake, folder), seed=3, folder=folder)
     check_sharing(fake, folder, game_id)
     assert set(fake.invitations.values()) == {1}                    # Ann, Bo and Cy were not invited again
     assert len(fake.invitations) == len(players) * 2                # own file + the public board each
@@ -312,7 +318,7 @@ def test_a_create_whose_answer_is_lost_leaves_no_second_spreadsheet(tmp_path):
     fake = FakeGoogle(seed=7)
     fake.fail_always(500, kinds=("drive",), after=True, methods=("drive.files.create",))
     folder = tmp_path / "g"
-    res = O.new_game(game_id, _players(game_id), creating(fake, folder), seed=3, folder=folder)
+    res = new_game(game_id, _players(game_id), creating(fake, folder), seed=3, folder=folder)
     assert len(fake.files) == len(_players(game_id)) + 2 and sorted(fake.live_files()) == sorted(fake.files)
     assert fake.count("error:500") == len(fake.files)               # every create's answer was lost, once
     fake.clear_faults()
@@ -328,10 +334,10 @@ def test_a_rerun_with_a_player_less_trashes_that_players_unshared_file(tmp_path)
     st = creating(fake, folder)
     _fail_from_book(st, fake, len(players), status=500, kinds=("write",))     # players written; the board fails
     with pytest.raises(BackendError):
-        O.new_game(game_id, players, st, seed=3, folder=folder)
+        new_game(game_id, players, st, seed=3, folder=folder)
     dropped = _journal(folder)["books"][player_key(players[-1].name)]["id"]
     fake.clear_faults()
-    res = O.new_game(game_id, players[:-1], creating(fake, folder), seed=3, folder=folder)
+    res = new_game(game_id, players[:-1], creating(fake, folder), seed=3, folder=folder)
     assert res.trashed == [f"'Three Modular Rooms: {players[-1].name}' ({dropped})"]
     assert fake.files[dropped].trashed and fake.files[dropped].permissions[0]["role"] == "owner"
     assert len(fake.files[dropped].permissions) == 1                 # never shared
@@ -344,7 +350,7 @@ def test_a_rerun_with_a_player_less_trashes_that_players_unshared_file(tmp_path)
 def _game_for_locks(tmp_path, seed=9):
     fake = FakeGoogle(seed=seed)
     folder = tmp_path / "g"
-    O.new_game("three-modular-rooms", _players("three-modular-rooms"), creating(fake, folder), seed=1, folder=folder)
+    new_game("three-modular-rooms", _players("three-modular-rooms"), creating(fake, folder), seed=1, folder=folder)
     return fake, folder
 
 
@@ -357,7 +363,7 @@ def _contender(fake, folder, name: str, pid: int):
 
 
 def _lock_row(fake, folder) -> list:
-    master = json.loads((folder / O.CONFIG_FILE).read_text())["master"]
+    master = json.loads((folder / CONFIG_FILE).read_text())["master"]
     return tab_values(fake, master).get(G.LOCK_TAB, [])[1:2]
 
 
@@ -457,7 +463,7 @@ def test_the_lock_is_reentrant_released_on_error_and_costs_what_the_docs_say(tmp
 
 def test_a_master_made_before_the_lock_tab_existed_gets_one(tmp_path):
     fake, folder = _game_for_locks(tmp_path)
-    master = json.loads((folder / O.CONFIG_FILE).read_text())["master"]
+    master = json.loads((folder / CONFIG_FILE).read_text())["master"]
     sheets = fake.files[master].sheets
     lock_tab = next(t for t in sheets if t.title == G.LOCK_TAB)
     assert lock_tab.props.get("hidden") is True
@@ -467,7 +473,7 @@ def test_a_master_made_before_the_lock_tab_existed_gets_one(tmp_path):
         assert _lock_row(fake, folder)[0][:2] == ["a-token", "resolve"]
         assert fake.sheet(master, G.LOCK_TAB).props.get("hidden") is True
     assert _lock_row(fake, folder) == []
-    res = O.status(a)                                    # and the game itself is untouched
+    res = host_status.status(a)                                    # and the game itself is untouched
     assert len(res[1]) == len(_players("three-modular-rooms"))
 
 
@@ -509,7 +515,7 @@ def test_games_created_without_a_seed_differ_and_the_printed_seed_replays_one(tm
     assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
     seeds = []
     for folder, res in ((tmp_path / "a", a), (tmp_path / "b", b)):
-        ld = O.load(XlsxStore(folder))
+        ld = load(XlsxStore(folder))
         assert f"(seed {ld.match.seed}: `--seed {ld.match.seed}` replays it exactly)" in res.output
         config = ld.master.read([L.tab_name("config")])[L.tab_name("config")]
         assert ["seed", str(ld.match.seed), "every round's random draws derive from it"] in config
@@ -521,8 +527,8 @@ def test_games_created_without_a_seed_differ_and_the_printed_seed_replays_one(tm
     for tab in (L.tab_name("record"), L.tab_name("board")):
         assert (XlsxStore(tmp_path / "a").open(MASTER, "master.xlsx").read([tab])
                 == XlsxStore(tmp_path / "c").open(MASTER, "master.xlsx").read([tab]))
-    assert O.new_game("skeld", _players("skeld"), XlsxStore(tmp_path / "d")).seed != \
-        O.new_game("skeld", _players("skeld"), XlsxStore(tmp_path / "e")).seed          # the API: None = fresh
+    assert new_game("skeld", _players("skeld"), XlsxStore(tmp_path / "d")).seed != \
+        new_game("skeld", _players("skeld"), XlsxStore(tmp_path / "e")).seed          # the API: None = fresh
 
 
 def test_new_force_over_an_xlsx_game_deletes_the_old_files_it_does_not_overwrite(tmp_path):
@@ -537,7 +543,7 @@ def test_new_force_over_an_xlsx_game_deletes_the_old_files_it_does_not_overwrite
             "players/Zed.xlsx.") in res.output
     assert sorted(p.name for p in (out / "players").iterdir()) == ["Ann.xlsx", "Bo.xlsx"]
     assert (out / "notes.txt").exists()                                 # not the game's: left alone
-    assert O.load(XlsxStore(out)).match.players == ["Ann", "Bo"]
+    assert load(XlsxStore(out)).match.players == ["Ann", "Bo"]
     same = cli("new", "three-modular-rooms", "--players", "Ann,Bo", "--out", out, "--force")
     assert "Replaced the old game: the new one overwrote all its files." in same.output
 
@@ -546,12 +552,12 @@ def test_new_force_over_a_google_game_lists_its_spreadsheets_and_deletes_none(tm
     game_id = "flickering-lights"
     fake = FakeGoogle(seed=12)
     folder = tmp_path / "g"
-    O.new_game(game_id, _players(game_id), creating(fake, folder), seed=1, folder=folder)
+    new_game(game_id, _players(game_id), creating(fake, folder), seed=1, folder=folder)
     old = roles(fake, folder)
-    config = json.loads((folder / O.CONFIG_FILE).read_text())
+    config = json.loads((folder / CONFIG_FILE).read_text())
     del config["files"]                       # a game made before the config listed its files: read the record
-    (folder / O.CONFIG_FILE).write_text(json.dumps(config))
-    res = O.new_game(game_id, _players(game_id), creating(fake, folder), seed=2, folder=folder)
+    (folder / CONFIG_FILE).write_text(json.dumps(config))
+    res = new_game(game_id, _players(game_id), creating(fake, folder), seed=2, folder=folder)
     assert res.replaced == old and res.removed == [] and res.replaced_note == ""
     assert len(fake.live_files()) == 2 * len(old)                      # nothing deleted, nothing trashed
     check_sharing(fake, folder, game_id, others=old.values())          # the new game is shared as it should be
@@ -577,7 +583,7 @@ def test_without_network_every_command_says_so_in_one_line(tmp_path, monkeypatch
     assert "ConnectionError" in res.output and "Traceback" not in res.output and res.output.count("\n") == 1
     assert "run the same `new` command again" in res.output
     (tmp_path / "h").mkdir()
-    (tmp_path / "h" / O.CONFIG_FILE).write_text(json.dumps({"backend": "google", "game": "skeld", "master": "1abc"}))
+    (tmp_path / "h" / CONFIG_FILE).write_text(json.dumps({"backend": "google", "game": "skeld", "master": "1abc"}))
     for command in ("status", "resolve", "undo", "repair"):
         res = cli(command, tmp_path / "h", env=env)
         assert res.exit_code == 2 and res.output.startswith("error: cannot reach Google (no network?): "), res.output
@@ -597,7 +603,7 @@ def test_refreshing_the_sign_in_without_network_says_so(tmp_path):
                                                   r"sign-in failed"):
         G.build_credentials("oauth", tmp_path / "client.json", _expired_sign_in(tmp_path), interactive=False)
     (tmp_path / "h").mkdir()
-    (tmp_path / "h" / O.CONFIG_FILE).write_text(json.dumps(
+    (tmp_path / "h" / CONFIG_FILE).write_text(json.dumps(
         {"backend": "google", "game": "skeld", "master": "1abc", "mode": "oauth",
          "token": str(_expired_sign_in(tmp_path))}))
     res = cli("status", tmp_path / "h", env={G.CONFIG_DIR_ENV: str(tmp_path / "cfg"), G.API_BASE_ENV: None,
@@ -641,7 +647,7 @@ def test_new_google_force_says_which_spreadsheets_belonged_to_the_replaced_game(
         first = cli("new", "skeld", "--players", plist, "--out", out, "--google", env=env)
         assert first.exit_code == 0, first.output
         assert "(seed " in first.output and "shared with that player only" in first.output
-        old = json.loads((out / O.CONFIG_FILE).read_text())["files"]
+        old = json.loads((out / CONFIG_FILE).read_text())["files"]
         res = cli("new", "skeld", "--players", plist, "--out", out, "--google", "--force", env=env)
     assert res.exit_code == 0, res.output
     assert "The replaced game's 6 Google spreadsheet(s) were NOT deleted and are still shared as before: " in res.output

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host.books import marker
+from sheetbridge.host.config import CONFIG_FILE
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.status import status
+from sheetbridge.host.undo import undo
 from sheetbridge.core.errors import BackendError
 from sheetbridge.sheets import google as G
 from sheetbridge.sheets import layout as L
@@ -28,17 +35,17 @@ GAME = "three-modular-rooms"          # any number of players up to 30
 WAITING = re.compile(r"^waiting for Google's quota \(\d+ s\)\.\.\.$")
 
 
-def _players(n: int) -> list[O.PlayerInfo]:
-    return [O.PlayerInfo(f"P{i + 1}", f"p{i + 1}@example.com", 10) for i in range(n)]
+def _players(n: int) -> list[PlayerInfo]:
+    return [PlayerInfo(f"P{i + 1}", f"p{i + 1}@example.com", 10) for i in range(n)]
 
 
 def _new(fake: FakeGoogle, folder: Path, n: int = 30, seed: int = 3) -> None:
-    O.new_game(GAME, _players(n), fake.store(HOST, game_folder=folder), seed=seed, folder=folder)
+    new_game(GAME, _players(n), fake.store(HOST, game_folder=folder), seed=seed, folder=folder)
 
 
 def _reopen(fake: FakeGoogle, folder: Path, **kwargs) -> G.GoogleStore:
     """The store a new sheetbridge process opens from the game folder (on the fake's clocks)."""
-    cfg = json.loads((folder / O.CONFIG_FILE).read_text())
+    cfg = json.loads((folder / CONFIG_FILE).read_text())
     st = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST), clock=fake.clock,
                              sleep=fake.sleep, wall_clock=fake.wall_clock, **kwargs)
     st.game_id = cfg["game"]
@@ -47,7 +54,7 @@ def _reopen(fake: FakeGoogle, folder: Path, **kwargs) -> G.GoogleStore:
 
 def _shows_round(fake: FakeGoogle, st: G.GoogleStore, location: str) -> str:
     sub = st.open("player:?", location).read([L.tab_name("submission")])[L.tab_name("submission")]
-    return O._marker(sub)
+    return marker(sub)
 
 
 def _most_in_a_minute(times: list[float]) -> int:
@@ -62,11 +69,11 @@ def test_a_30_player_round_publishes_its_books_at_once_with_the_serial_result(tm
     _new(fast, tmp_path / "fast")
     one = _reopen(serial, tmp_path / "serial")
     one.publish_workers = 1
-    assert O.resolve(one, allow_empty=True).action == "resolved"
+    assert resolve(one, allow_empty=True).action == "resolved"
 
     st = _reopen(fast, tmp_path / "fast")
     assert st.publish_workers == G.PUBLISH_WORKERS > 1
-    ld = O.load(st)
+    ld = load(st)
     books = {*ld.locations.values(), ld.board_location}
     # The first two writes of player files (or the board) each wait until the other has started: if the
     # books were written one after another, the first would wait in vain and the round would fail.
@@ -85,7 +92,7 @@ def test_a_30_player_round_publishes_its_books_at_once_with_the_serial_result(tm
     fast.handle = handle
     fast.reset_counts()
     lines: list[str] = []
-    res = O.resolve(st, allow_empty=True, progress=lines.append)
+    res = resolve(st, allow_empty=True, progress=lines.append)
     assert res.action == "resolved" and not meet.broken
 
     writes = [(e.file, i) for i, e in enumerate(fast.log) if e.method_id == "sheets.spreadsheets.batchUpdate"]
@@ -105,12 +112,12 @@ def test_a_failure_while_publishing_names_every_unpublished_book_and_a_rerun_fin
     clean, fake = FakeGoogle(seed=2), FakeGoogle(seed=2)
     for f, name in ((clean, "clean"), (fake, "cut")):
         _new(f, tmp_path / name, n=12)
-    O.resolve(_reopen(clean, tmp_path / "clean"), allow_empty=True)
-    ld = O.load(_reopen(fake, tmp_path / "cut"))
+    resolve(_reopen(clean, tmp_path / "clean"), allow_empty=True)
+    ld = load(_reopen(fake, tmp_path / "cut"))
     for p in ("P4", "P9"):
         fake.fail_always(500, kinds=("write",), file=ld.locations[p])
     with pytest.raises(BackendError) as err:
-        O.resolve(_reopen(fake, tmp_path / "cut"), allow_empty=True)
+        resolve(_reopen(fake, tmp_path / "cut"), allow_empty=True)
     message = str(err.value)
     assert "\n" not in message and "run the same command again" in message
     named = message.rsplit("(still unpublished: ", 1)[1].rstrip(")").split(", ")
@@ -119,10 +126,10 @@ def test_a_failure_while_publishing_names_every_unpublished_book_and_a_rerun_fin
     for p, location in ld.locations.items():     # exactly the books named still show round 1
         assert (_shows_round(fake, st, location) == "1") == (p in named), p
     fake.clear_faults()
-    again = O.resolve(_reopen(fake, tmp_path / "cut"), allow_empty=True, round_no=1)
+    again = resolve(_reopen(fake, tmp_path / "cut"), allow_empty=True, round_no=1)
     assert again.action == "published"
     assert snapshot(_reopen(fake, tmp_path / "cut")) == snapshot(_reopen(clean, tmp_path / "clean"))
-    rows = O.load(_reopen(fake, tmp_path / "cut")).match.ledger.rows
+    rows = load(_reopen(fake, tmp_path / "cut")).match.ledger.rows
     assert len({r.key for r in rows}) == len(rows)
 
 
@@ -195,8 +202,8 @@ def test_status_then_resolve_within_a_minute_share_the_pacing(tmp_path):
     fake.sleep(120)                                          # later that day: a fresh minute
     fake.reset_counts()
     told: list[str] = []
-    O.status(_reopen(fake, folder, progress=told.append))
-    res = O.resolve(_reopen(fake, folder, progress=told.append), allow_empty=True)
+    status(_reopen(fake, folder, progress=told.append))
+    res = resolve(_reopen(fake, folder, progress=told.append), allow_empty=True)
     assert res.action == "resolved"
     reads = [e.at for e in fake.log if e.kind in ("read", "metadata")]
     assert len(reads) > fake.quota_per_minute                # more than one minute's quota in all
@@ -214,10 +221,10 @@ def test_a_second_process_that_paces_alone_waits_out_the_429_and_still_resolves(
     folder = tmp_path / "g"
     _new(fake, folder)
     fake.sleep(120)
-    O.status(_reopen(fake, folder))
+    status(_reopen(fake, folder))
     (folder / G.PACE_FILE).unlink()
     told: list[str] = []
-    res = O.resolve(_reopen(fake, folder, progress=told.append), allow_empty=True)
+    res = resolve(_reopen(fake, folder, progress=told.append), allow_empty=True)
     assert res.action == "resolved" and fake.quota_hits
     assert any(WAITING.match(line) for line in told)
 
@@ -278,7 +285,7 @@ def test_a_wait_for_the_next_window_lets_the_requests_in_flight_land_first():
 
 # ------------------------------------------------------------------ no metadata read without the cache file
 def _master_protections(fake: FakeGoogle, folder: Path) -> int:
-    master = json.loads((folder / O.CONFIG_FILE).read_text())["master"]
+    master = json.loads((folder / CONFIG_FILE).read_text())["master"]
     return sum(len(s.protected) for s in fake.files[master].sheets)
 
 
@@ -290,13 +297,13 @@ def test_a_game_reopened_without_the_cache_file_reads_no_metadata(tmp_path):
     for round_no in (1, 2, 3):                # another computer every time: no local id cache
         (folder / G.CACHE_FILE).unlink()
         fake.reset_counts()
-        res = O.resolve(_reopen(fake, folder), allow_empty=True)
+        res = resolve(_reopen(fake, folder), allow_empty=True)
         assert res.action == "resolved" and res.record.round == round_no
         assert fake.count("metadata") == 0 and fake.count("drive") == 0
     assert _master_protections(fake, folder) == protections   # no protection added twice on the way
     (folder / G.CACHE_FILE).unlink()
     fake.reset_counts()
-    O.undo(_reopen(fake, folder))
+    undo(_reopen(fake, folder))
     assert fake.count("metadata") == 0
 
 
@@ -311,7 +318,7 @@ def test_a_record_made_without_the_masters_ids_learns_them_at_the_first_write(tm
     for _ in range(3):
         (folder / G.CACHE_FILE).unlink()
         fake.reset_counts()
-        O.resolve(_reopen(fake, folder), allow_empty=True)
+        resolve(_reopen(fake, folder), allow_empty=True)
         costs.append(fake.count("metadata"))
     assert costs == [1, 0, 0]
 
@@ -321,7 +328,7 @@ def test_a_master_tab_added_by_a_write_is_named_in_the_record_it_carries(tmp_pat
     folder = tmp_path / "g"
     _new(fake, folder, n=3)
     st = _reopen(fake, folder)
-    ld = O.load(st)
+    ld = load(st)
     tabs = {"Extra": TabData(rows=[[C("x")]], protected=True)}
     assert st.prepare_write(MASTER, ld.master.location, tabs)      # the export now names the new tab
     planned = st.export_cache()["books"][ld.master.location]

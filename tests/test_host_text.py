@@ -9,7 +9,9 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host.picture_files import round_pictures
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
 from sheetbridge.cli import main
 from sheetbridge.core.errors import UsageError
 from sheetbridge.core.match import Match, play_random
@@ -137,8 +139,8 @@ def test_bugcatcher_board_tab_shows_each_board_once_and_legends_only_what_is_dra
     starts = [line for line in board if line.startswith(("Starting nodes for Round 1", "Nodes at the start of round 1"))]
     assert len(starts) == 1
     assert not any(line.endswith(" path") for line in board)     # the start board draws no path
-    m = O.load(XlsxStore(bug)).match
-    pictures = O.round_pictures(m, 0)
+    m = load(XlsxStore(bug)).match
+    pictures = round_pictures(m, 0)
     for name, pic in pictures.items():
         labels = [s.text for s in pic.shapes if isinstance(s, Label)]
         assert "blue path" not in labels and "black path" not in labels, name
@@ -183,7 +185,7 @@ def tmr(tmp_path):
 
 def test_preview_and_dry_run_give_one_answer(tmr):
     cli = run("resolve", tmr, "--dry-run").output
-    menu = O.resolve(XlsxStore(tmr), dry_run=True, allow_empty=True).message   # what watch's Preview runs
+    menu = resolve(XlsxStore(tmr), dry_run=True, allow_empty=True).message   # what watch's Preview runs
     assert menu in cli and menu.startswith("nobody has submitted for round 1 yet")
     assert "would be resolved" in menu and "nothing was written" in menu
 

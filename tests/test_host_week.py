@@ -26,17 +26,21 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host import session as host_session
+from sheetbridge.host.config import read_config
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.late_lock import typed_entries
+from sheetbridge.host.session import load
 from sheetbridge.cli import main
 from sheetbridge.core.facts import HOST, visible
 from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
-from sheetbridge.pictures import render_png
-from sheetbridge.picture_files import picture_path
+from sheetbridge.host.pictures import render_png
+from sheetbridge.host.picture_files import picture_path
 from sheetbridge.sheets import layout as L
 from sheetbridge.sheets.store import player_key
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.tabs import STANDINGS_TAB, board_picture
+from sheetbridge.host.tabs import STANDINGS_TAB, board_picture
 from tests.test_collect import stamp
 from tests.test_files_privacy import file_lines, secrets_by_pair
 
@@ -64,12 +68,12 @@ class Week:
             self.fake = fake = FakeGoogle(seed=4)
 
             def opened(folder, progress=None):
-                cfg = O.read_config(Path(folder))
+                cfg = read_config(Path(folder))
                 st = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST_EMAIL),
                                          clock=fake.clock, sleep=fake.sleep, wall_clock=fake.wall_clock)
                 st.game_id = cfg.get("game")
                 return st
-            monkeypatch.setattr(O, "open_store", opened)
+            monkeypatch.setattr(host_session, "open_store", opened)
             monkeypatch.setattr(G, "new_google_store", lambda folder, **kw: fake.store(HOST_EMAIL, game_folder=folder))
 
     def cli(self, *args, ok=True):
@@ -79,7 +83,7 @@ class Week:
         return res
 
     def store(self):
-        return O.open_store(self.folder)
+        return host_session.open_store(self.folder)
 
     def new(self):
         players = (", ".join(f"{n} <{n.lower()}@example.com>" for n in self.names) if self.fake
@@ -106,18 +110,18 @@ class Week:
     def type(self, player, raw):
         """The player types their entries into their own Submission tab."""
         st = self.store()
-        O.fill_submission(st, O.load(st), player, raw)
+        fill_submission(st, load(st), player, raw)
 
     def readable(self, player) -> set[str]:
         """Every non-empty cell of every tab of the player's own file, read back from disk or from Google."""
         if self.fake is None:
             return file_lines(self.folder / "players" / f"{player}.xlsx")
-        return self._google_cells(f"{player.lower()}@example.com", O.load(self.store()).locations[player])
+        return self._google_cells(f"{player.lower()}@example.com", load(self.store()).locations[player])
 
     def board(self) -> set[str]:
         if self.fake is None:
             return file_lines(self.folder / "board.xlsx")
-        ld = O.load(self.store())
+        ld = load(self.store())
         return self._google_cells("ann@example.com", ld.board_location)
 
     def _google_cells(self, email, location) -> set[str]:
@@ -180,7 +184,7 @@ def test_a_hosts_week(game_id, backend, tmp_path, monkeypatch):
     out = week.new().output
     assert "Created" in out and f"for {len(week.names)} players" in out and "(seed 5:" in out
     week.set_config(deadline=DEADLINE)
-    m = O.load(week.store()).match
+    m = load(week.store()).match
     label = m.form(ann).round_label
 
     opening = check_opening_post(week, m)                           # 3. Open the round.
@@ -221,7 +225,7 @@ def test_a_hosts_week(game_id, backend, tmp_path, monkeypatch):
         for p in week.names:
             week.type(p, entries[p])
         assert f"round {m.round} resolved and published" in week.cli("resolve", folder).output
-        ld = O.load(week.store())
+        ld = load(week.store())
         m, rec = ld.match, ld.match.rounds[-1]
         seen = {p: seen.get(p, set()) | more for p, more in told(week, m, rec).items()}
         public_view = check_standings(week, ld, rec, *week.names)
@@ -267,9 +271,9 @@ def lock_then_resolve(week: Week, m, entries):
     resolved = week.cli("resolve", folder).output
     assert f"edited after the lock (not counted): {last}" in resolved
     assert f"round {m.round} resolved and published" in resolved
-    ld = O.load(week.store())
+    ld = load(week.store())
     rec = ld.match.rounds[-1]
-    assert O._entries(entries[last]) and not O._entries(rec.raw.get(last))   # the snapshot, not the late entry
+    assert typed_entries(entries[last]) and not typed_entries(rec.raw.get(last))   # the snapshot, not the late entry
     assert f"Round {rec.round}: your entries arrived after the deadline" in week.readable(last)
     return ld, rec
 
@@ -309,7 +313,7 @@ def check_private_posts(week: Week, m, rec) -> None:
     each confessional, with that picture, to the player's own channel only (webhooks in the Players tab)."""
     from tests.test_confessionals import Channels, type_webhooks
     from tests.test_files_privacy import assert_pictures_private
-    own = assert_pictures_private(week.folder, O.load(week.store()))
+    own = assert_pictures_private(week.folder, load(week.store()))
     names = list(m.players)
 
     class PlayerChannels(Channels):

@@ -427,7 +427,7 @@ def _new_game(game_id: str, root: str) -> str:
 
 
 def _form_of(folder, player: str):
-    from sheetbridge.orchestrator import load
+    from sheetbridge.host.session import load
     from sheetbridge.sheets.xlsx import XlsxStore
     return load(XlsxStore(folder)).match.form(player)
 
@@ -481,15 +481,19 @@ def test_google_reads_a_lone_surrogate_and_a_huge_number_as_a_file_does(tmp_path
     """The same cells through the real gspread client against the offline fake Google: a lone
     surrogate (JSON "\\ud83d") is the player's problem, read as U+FFFD; a number of 308 digits is a number."""
     from gspread.utils import rowcol_to_a1
-    from sheetbridge import orchestrator as O
+    from sheetbridge.host.new import new_game
+    from sheetbridge.host.players import PlayerInfo
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import load
+    from sheetbridge.host.status import status
     from sheetbridge.core.intake import BROKEN_REASON
     from tests.fake_google import FakeGoogle
     fake = FakeGoogle(seed=3)
     names = ["Ann", "Bo", "Cy"]
     store = fake.store("host@example.com", game_folder=tmp_path / "g")
-    O.new_game("three-modular-rooms", [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in names], store,
+    new_game("three-modular-rooms", [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in names], store,
                seed=3, folder=tmp_path / "g")
-    ld = O.load(store)
+    ld = load(store)
     typed = {"Ann": ["3", "Du\ud83del"], "Bo": ["\u200b\u202e2", "Null"], "Cy": [1e308, "Duel"]}
     for name, values in typed.items():
         (first, *_), form = sorted(input_cells(ld.match.form(name), name)), ld.match.form(name)
@@ -497,9 +501,9 @@ def test_google_reads_a_lone_surrogate_and_a_huge_number_as_a_file_does(tmp_path
         ws.update([values], rowcol_to_a1(first[0] + 1, first[1] + 1), value_input_option="RAW")
     read = store.open("player:Ann", ld.locations["Ann"]).read(["Submission"])["Submission"]
     assert any("Du\ufffdel" in row for row in read)
-    _, lines = O.status(store)
+    _, lines = status(store)
     assert [line.problem_fields for line in lines] == [("Room",), ("Card",), ("Card",)]
-    res = O.resolve(store)
+    res = resolve(store)
     assert res.action == "resolved"
     problems = res.record.problems()
     assert any(p.startswith("Ann: Room = 'Du\ufffdel' (" + BROKEN_REASON) for p in problems), problems

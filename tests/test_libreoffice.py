@@ -101,17 +101,21 @@ def test_libreoffice_shows_a_players_own_picture_in_their_results_unstretched(tm
     """Skeld draws each player a map of their own (issue 27): Ann's file, rendered, shows that one
     picture, pixel for pixel, and it is the one in the host's folder."""
     from PIL import Image
-    from sheetbridge import orchestrator as O
+    from sheetbridge.host.demo import fill_submission
+    from sheetbridge.host.new import new_game
+    from sheetbridge.host.players import PlayerInfo
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import load
     from sheetbridge.core.match import random_submissions
     from sheetbridge.core.rng import Rng
     from sheetbridge.sheets.xlsx import XlsxStore
     folder = tmp_path / "skeld"
     store = XlsxStore(folder)
-    O.new_game("skeld", [O.PlayerInfo(n, "", 10) for n in ["Ann", "Bo", "Cy", "Dee"]], store, seed=4, folder=folder)
-    ld = O.load(store)
+    new_game("skeld", [PlayerInfo(n, "", 10) for n in ["Ann", "Bo", "Cy", "Dee"]], store, seed=4, folder=folder)
+    ld = load(store)
     for p, raw in random_submissions(ld.match, Rng.from_seed(5, "test players")).items():
-        O.fill_submission(store, ld, p, raw)
-    round_no = O.resolve(XlsxStore(folder)).record.round
+        fill_submission(store, ld, p, raw)
+    round_no = resolve(XlsxStore(folder)).record.round
     convert(folder / "players" / "Ann.xlsx", tmp_path, "pdf")
     listing = subprocess.run(["pdfimages", "-list", str(tmp_path / "Ann.pdf")], capture_output=True, text=True,
                              check=True).stdout.splitlines()[2:]

@@ -6,11 +6,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.repair import repair
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.undo import undo
 from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
-from sheetbridge.pictures import render_png
-from sheetbridge.private_pictures import latest_picture
+from sheetbridge.host.pictures import render_png
+from sheetbridge.host.private_pictures import latest_picture
 from sheetbridge.sheets import layout as L
 from sheetbridge.sheets.google.pictures import PICTURE_MIME
 from sheetbridge.sheets.store import player_key
@@ -22,10 +28,10 @@ LINK = re.compile(r"https://drive\.google\.com/file/d/([^/\s]+)/view")
 
 
 def play_round(store) -> None:
-    ld = O.load(store)
+    ld = load(store)
     for p, raw in random_submissions(ld.match, Rng.from_seed(ld.match.round, "test players")).items():
-        O.fill_submission(store, ld, p, raw)
-    assert O.resolve(store).action == "resolved"
+        fill_submission(store, ld, p, raw)
+    assert resolve(store).action == "resolved"
 
 
 def linked_files(store, ld) -> dict[str, list[str]]:
@@ -43,11 +49,11 @@ def test_each_players_picture_is_a_drive_file_only_they_can_open_linked_from_the
     folder = tmp_path / "skeld"
     store = fake.store(HOST, game_folder=folder)
     store.game_id = "skeld"
-    O.new_game("skeld", [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in PLAYERS], store, seed=4,
+    new_game("skeld", [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in PLAYERS], store, seed=4,
                folder=folder)
     for _ in range(2):                                    # the pregame round 0, then round 1
         play_round(store)
-        ld = O.load(store)
+        ld = load(store)
         links = linked_files(store, ld)
         pictures = {fid: f for fid, f in fake.files.items() if f.mime == PICTURE_MIME}
         assert len(pictures) == len(PLAYERS)              # one file per player, made once, reused
@@ -63,8 +69,8 @@ def test_each_players_picture_is_a_drive_file_only_they_can_open_linked_from_the
     round_before = {fid: f.content for fid, f in pictures.items()}
     # Undo puts back the picture of the round before in each player's file; nothing is created.
     fake.reset_counts()
-    O.undo(store)
-    ld = O.load(store)
+    undo(store)
+    ld = load(store)
     for p in PLAYERS:
         assert fake.files[ld.picture_files[p]].content == render_png(latest_picture(ld.match, p)[1])
     assert {fid: f.content for fid, f in pictures.items()} != round_before
@@ -76,12 +82,12 @@ def test_repair_puts_the_picture_back_in_the_file_its_results_tab_links(tmp_path
     folder = tmp_path / "skeld"
     store = fake.store(HOST, game_folder=folder)
     store.game_id = "skeld"
-    O.new_game("skeld", [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in PLAYERS], store, seed=4,
+    new_game("skeld", [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in PLAYERS], store, seed=4,
                folder=folder)
     play_round(store)
-    ld = O.load(store)
+    ld = load(store)
     ann = fake.files[ld.picture_files["Ann"]]
     want = ann.content
     ann.content = b"lost"                        # (a run cut off between the upload and the book, say)
-    O.repair(store, players=["Ann"])
+    repair(store, players=["Ann"])
     assert ann.content == want

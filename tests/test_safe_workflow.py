@@ -18,10 +18,16 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host import session
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.undo import undo
 from sheetbridge.core.errors import GameBusy
-from sheetbridge.picture_files import PictureWrite, picture_path, round_pictures
-from sheetbridge.private_pictures import latest_picture
+from sheetbridge.host.picture_files import PictureWrite, picture_path, round_pictures
+from sheetbridge.host.private_pictures import latest_picture
 from sheetbridge.sheets.store import BOARD
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.core.game import get_game
@@ -31,6 +37,8 @@ from tests.conftest import game_ids, players_for
 from tests.test_cli_xlsx import digest, run, tab_text, type_submission
 
 PLAYERS = "Ann,Bo,Cy"
+
+HOST_COMMANDS = {"resolve": resolve, "undo": undo}   # the commands a crash test runs again
 
 
 class Killed(BaseException):
@@ -133,31 +141,31 @@ def typed_round_one(folder: Path) -> Path:
 DEFAULT_GAMES = ["three-modular-rooms", "skeld"]
 
 
-def few_players(game_id: str) -> list[O.PlayerInfo]:
+def few_players(game_id: str) -> list[PlayerInfo]:
     """As few players as the game allows, three or more: every cut point, in little time."""
     spec = get_game(game_id).spec
-    return [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in players_for(game_id, max(3, spec.min_players))]
+    return [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in players_for(game_id, max(3, spec.min_players))]
 
 
-def all_players(game_id: str) -> list[O.PlayerInfo]:
-    return [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in players_for(game_id)]
+def all_players(game_id: str) -> list[PlayerInfo]:
+    return [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in players_for(game_id)]
 
 
 def play_to_the_cut(store, game_id: str, command: str, folder: Path, players) -> None:
     """A game whose next `command` is the one to cut: for resolve, a round typed in (after the pregame
     round 0 of a game that has one); for undo, one more round resolved and the next one's entries typed."""
     store.game_id = game_id
-    O.new_game(game_id, players, store, seed=3, folder=folder)
+    new_game(game_id, players, store, seed=3, folder=folder)
     rng = Rng.from_seed(5, "test players")
     for _ in range(2 if command == "undo" else 1):
-        ld = O.load(store)
+        ld = load(store)
         for p, raw in random_submissions(ld.match, rng).items():
-            O.fill_submission(store, ld, p, raw)
+            fill_submission(store, ld, p, raw)
         if command == "undo" or ld.match.round == 0:
-            O.resolve(store, allow_empty=True)
-    ld = O.load(store)
+            resolve(store, allow_empty=True)
+    ld = load(store)
     for p, raw in random_submissions(ld.match, rng).items():
-        O.fill_submission(store, ld, p, raw)
+        fill_submission(store, ld, p, raw)
 
 
 def reference_run(store, command: str, folder: Path) -> tuple[list[str], int]:
@@ -165,10 +173,10 @@ def reference_run(store, command: str, folder: Path) -> tuple[list[str], int]:
     Returns the writes it made, in order, and the round it resolved or undid."""
     real = PictureWrite.publish
     written = count_writes(store)
-    result = getattr(O, command)(store)
+    result = HOST_COMMANDS[command](store)
     PictureWrite.publish = real
     assert result.action == {"resolve": "resolved", "undo": "undone"}[command], result.message
-    m = O.load(store).match
+    m = load(store).match
     drawn = {picture_path(folder, r.round, viewer) for r in m.rounds for viewer in round_pictures(m, r.round)}
     assert drawn and drawn == {p for p in (folder / "pictures").rglob("*.png")}
     assert written[0] == "master" and written.count("pictures") >= 1
@@ -178,7 +186,7 @@ def reference_run(store, command: str, folder: Path) -> tuple[list[str], int]:
 def results_pictures_shown(folder: Path, game_id: str) -> None:
     """Each player's Results tab shows their own picture of the last round (issue 27): the digests
     compared after every cut then cover those pictures too (Skeld draws one for every player)."""
-    m = O.load(XlsxStore(folder)).match
+    m = load(XlsxStore(folder)).match
     shown = {p: len(openpyxl.load_workbook(folder / "players" / f"{p}.xlsx")["Results"]._images) for p in m.players}
     assert shown == {p: int(latest_picture(m, p) is not None) for p in m.players}
     assert game_id != "skeld" or set(shown.values()) == {1}
@@ -218,11 +226,11 @@ def every_cut_converges_xlsx(tmp_path: Path, game_id: str, command: str, players
         folder = tmp_path / f"k{k}"
         shutil.copytree(start, folder)
         with pytest.raises(Killed):
-            getattr(O, command)(crash_after(XlsxStore(folder), k))
-        again = getattr(O, command)(XlsxStore(folder))            # the host runs the command again
+            HOST_COMMANDS[command](crash_after(XlsxStore(folder), k))
+        again = HOST_COMMANDS[command](XlsxStore(folder))            # the host runs the command again
         assert again.action == ("published" if k else {"resolve": "resolved", "undo": "undone"}[command])
         assert_converged(folder, files_digest(folder), want, k)
-        rows = O.load(XlsxStore(folder)).match.ledger.rows
+        rows = load(XlsxStore(folder)).match.ledger.rows
         assert len({r.key for r in rows}) == len(rows)
         shutil.rmtree(folder)
 
@@ -310,7 +318,7 @@ def test_fuzz_a_sigkill_before_any_write_of_any_game_is_finished_by_a_rerun(tmp_
 def test_a_crash_before_the_board_is_finished_by_resolve_round_one(game, tmp_path):
     typed_round_one(game)
     with pytest.raises(Killed):
-        O.resolve(crash_after(XlsxStore(game), 4))          # master and 3 players written, not the board
+        resolve(crash_after(XlsxStore(game), 4))          # master and 3 players written, not the board
     assert "Round 1: rooms" not in tab_text(game / "board.xlsx", "Board")
     out = run("resolve", game, "--round", "1").output
     assert "round 1 is already resolved; finished publishing to the public board" in out
@@ -511,22 +519,22 @@ def test_a_stale_run_can_never_overwrite_a_newer_round(game):
             return contextlib.nullcontext()
 
     a = NoLock(game)
-    real_load = O.load
+    real_load = session.load
     done = {}
 
     def load_then_b_runs(store, *args, **kw):
         ld = real_load(store, *args, **kw)
         if store is a and not done:
-            done["b"] = O.resolve(XlsxStore(game))                # B: a complete, newer run
+            done["b"] = resolve(XlsxStore(game))                # B: a complete, newer run
         return ld
-    O.load = load_then_b_runs
+    session.load = load_then_b_runs   # what every command loads through (session.load_for)
     try:
         with pytest.raises(GameBusy, match="changed while this command ran"):
-            O.resolve(a)
+            resolve(a)
     finally:
-        O.load = real_load
+        session.load = real_load
     assert done["b"].action == "resolved"
-    ld = O.load(XlsxStore(game))
+    ld = load(XlsxStore(game))
     assert ld.match.round == 2 and len(ld.match.rounds) == 1       # B's round stands, resolved once
 
 
@@ -538,7 +546,7 @@ def test_two_threads_resolving_at_once_resolve_the_round_once(game):
     def go():
         barrier.wait()
         try:
-            results.append(O.resolve(XlsxStore(game)))
+            results.append(resolve(XlsxStore(game)))
         except GameBusy as e:
             errors.append(e)
     threads = [threading.Thread(target=go) for _ in range(2)]
@@ -548,7 +556,7 @@ def test_two_threads_resolving_at_once_resolve_the_round_once(game):
         t.join()
     assert [r.action for r in results].count("resolved") == 1
     assert all("another sheetbridge is working on this game" in str(e) for e in errors)
-    ld = O.load(XlsxStore(game))
+    ld = load(XlsxStore(game))
     assert len(ld.match.rounds) == 1
     assert len({r.key for r in ld.match.ledger.rows}) == len(ld.match.ledger.rows)
 
@@ -610,8 +618,8 @@ def every_cut_converges_google(tmp_path: Path, game_id: str, command: str, playe
     for k in range(len(written)):
         twin, st, folder = copy_of(f"k{k}")
         with pytest.raises(Killed):
-            getattr(O, command)(crash_after(st, k))
-        again = getattr(O, command)(twin.store(HOST, game_folder=folder, master_id=st.master_id))
+            HOST_COMMANDS[command](crash_after(st, k))
+        again = HOST_COMMANDS[command](twin.store(HOST, game_folder=folder, master_id=st.master_id))
         assert again.action in ("published", "resolved", "undone"), again.message
         assert_converged(folder, {**snapshot(st), "files": files_digest(folder), "drive": drive_pictures(twin)}, want, k)
 
@@ -624,7 +632,7 @@ def test_content_edited_before_round_1_is_what_the_game_plays(tmp_path):
     row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 2).value == "J1")
     ws.cell(row, 3).value = "Gleeful Jellyfish"
     wb.save(folder / "master.xlsx")
-    missions = O.load(XlsxStore(folder)).match.state["missions"]
+    missions = load(XlsxStore(folder)).match.state["missions"]
     assert any(m["id"] == "J1" and m["name"] == "Gleeful Jellyfish" for m in missions)
 
 

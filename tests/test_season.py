@@ -13,14 +13,20 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetbridge import orchestrator as O
-from sheetbridge import season as S
+from sheetbridge.host import new
+from sheetbridge.host.decide import decide
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import Loaded, load
+from sheetbridge.host.undo import undo
+from sheetbridge.host import season as S
 from sheetbridge.core.errors import LedgerError, SheetbridgeError
 from sheetbridge.core.rng import Rng
 from sheetbridge.core.season import CORRECTION_MEMO
 from sheetbridge.sheets.store import MASTER
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.substitute import substitute
+from sheetbridge.host.substitute import substitute
 from tests.fake_google import FakeGoogle
 from tests.test_substitute import file_text, people, secret_lines
 
@@ -59,20 +65,20 @@ class Backend:
             store.open(MASTER, store.master_location()).update_cells(tab, {(row, col): value})
 
 
-def play_to_end(store, seed: int, typing: int = 1) -> O.Loaded:
+def play_to_end(store, seed: int, typing: int = 1) -> Loaded:
     """Round after round, `typing` players type a random legal submission into their file (turn about);
     the others submit nothing and the rules' defaults apply (typing into a file is the slow part)."""
     rng = Rng.from_seed(seed, "season test players")
     while True:
-        ld = O.load(store)
+        ld = load(store)
         if ld.match.finished:
             return ld
         players = ld.match.players
         for i in range(typing):
             player = players[(ld.match.round + i) % len(players)]
             raw = ld.match.game.random_submission(ld.match.state, player, rng.fork("player", player))
-            O.fill_submission(store, ld, player, raw)
-        O.resolve(store, allow_empty=True)
+            fill_submission(store, ld, player, raw)
+        resolve(store, allow_empty=True)
 
 
 def answer(req) -> str:
@@ -85,15 +91,15 @@ def answer(req) -> str:
 
 def decide_all(store) -> None:
     while True:
-        pending = O.load(store).match.pending()
+        pending = load(store).match.pending()
         if not pending:
             return
-        O.decide(store, pending[0].key, answer(pending[0]))
+        decide(store, pending[0].key, answer(pending[0]))
 
 
 def add(season_store, store):
     """`season add` as a host runs it: refused while a decision waits (entered then), then posted."""
-    if O.load(store).match.pending():
+    if load(store).match.pending():
         with pytest.raises(SheetbridgeError, match="waits for the host's decision"):
             S.add_game(season_store, store)
         decide_all(store)
@@ -104,7 +110,7 @@ def new_game(b: Backend, season_store, order: int, seed: int):
     game_id, options = GAMES[order]
     store = b.store(f"g{order + 1}")
     players = S.players_for_game(season_store)
-    O.new_game(game_id, players, store, seed=seed, options=options, folder=b.root / f"g{order + 1}")
+    new.new_game(game_id, players, store, seed=seed, options=options, folder=b.root / f"g{order + 1}")
     return store, players
 
 
@@ -130,7 +136,7 @@ def tokens_awarded(match) -> dict[str, int]:
 def check_seat_changed_hands(b: Backend, store, bo_file: str) -> None:
     """After `substitute`: nothing of Bo's earlier private text in a file Zed can read; on the fake, Bo can
     no longer open his old spreadsheet or the board."""
-    ld = O.load(store)
+    ld = load(store)
     secrets = secret_lines(ld.match, "Bo", len(ld.match.rounds), "Zed")
     assert secrets, "the test needs Bo's earlier rounds to have private text"
     readable = set()
@@ -146,7 +152,7 @@ def check_seat_changed_hands(b: Backend, store, bo_file: str) -> None:
 def test_a_three_game_season(kind, tmp_path):
     b = Backend(kind, tmp_path)
     season_store = b.store("season", season=True)
-    S.new_season("s1", [O.PlayerInfo(p, f"{p.lower()}@example.com", 10) for p in PLAYERS], season_store,
+    S.new_season("s1", [PlayerInfo(p, f"{p.lower()}@example.com", 10) for p in PLAYERS], season_store,
                  folder=tmp_path / "season")
     tokens = {p: 0 for p in PLAYERS}
 
@@ -155,7 +161,7 @@ def test_a_three_game_season(kind, tmp_path):
     assert {p.name: p.garnets for p in players} == {p: 10 for p in PLAYERS}
     play_to_end(g1, 11)
     assert add(season_store, g1).changed
-    m1 = O.load(g1).match
+    m1 = load(g1).match
     keys_once = ledger_keys(b, season_store)
     for _ in range(2):
         again = S.add_game(season_store, g1)
@@ -170,8 +176,8 @@ def test_a_three_game_season(kind, tmp_path):
     assert {p.name: p.garnets for p in players} == {p: m1.ledger.balance(p) for p in PLAYERS}
     # Bo drops out after the pregame and round 1: Zed takes the seat and joins the season.
     for _ in range(2):
-        O.resolve(g2, allow_empty=True)
-    bo_file, seat = O.load(g2).locations["Bo"], O.load(g2).match.ledger.balance("Bo")
+        resolve(g2, allow_empty=True)
+    bo_file, seat = load(g2).locations["Bo"], load(g2).match.ledger.balance("Bo")
     S.add_player(season_store, "Zed", "zed@example.com", 0)
     assert substitute(g2, "Bo", "Zed", email="zed@example.com").transferred == seat
     check_seat_changed_hands(b, g2, bo_file)
@@ -179,12 +185,12 @@ def test_a_three_game_season(kind, tmp_path):
     tokens["Zed"] = 0
     play_to_end(g2, 12)
     assert add(season_store, g2).changed
-    O.undo(g2)
+    undo(g2)
     with pytest.raises(SheetbridgeError, match="has been undone since.*correction rows"):
         S.add_game(season_store, g2)
     play_to_end(g2, 99)                   # the last round again, with other submissions
     fixed = add(season_store, g2)
-    m2 = O.load(g2).match
+    m2 = load(g2).match
     assert fixed.changed and fixed.rows and "correction" in fixed.message
     assert not S.add_game(season_store, g2).changed
     keys = ledger_keys(b, season_store)
@@ -204,7 +210,7 @@ def test_a_three_game_season(kind, tmp_path):
     assert [p.name for p in players] == [p for p in everyone if p not in (out, "Bo")]
     play_to_end(g3, 13)
     assert add(season_store, g3).changed
-    m3 = O.load(g3).match
+    m3 = load(g3).match
     for p, n in tokens_awarded(m3).items():
         tokens[p] += n
     final = {p: (m3.ledger.balance(p) if p not in (out, "Bo") else m2.ledger.balance(p), tokens[p]) for p in everyone}

@@ -10,7 +10,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetbridge.export import COLUMNS, game_frames
+from sheetbridge.host.export import COLUMNS, game_frames
 
 from test_cli_xlsx import run
 
@@ -137,7 +137,7 @@ def test_frames_from_python():
 
 
 def test_a_player_joins_the_season_and_its_ledger_stays_checked(season):
-    from sheetbridge.season import add_player, load_season, open_season_store
+    from sheetbridge.host.season import add_player, load_season, open_season_store
     folder, game = season
     store = open_season_store(folder)
     add_player(store, "Dee", "dee@example.com", 4)

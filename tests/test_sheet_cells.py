@@ -12,7 +12,11 @@ import pytest
 from coloraide import Color
 from gspread.exceptions import APIError
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
 from sheetbridge.core.game import games
 from sheetbridge.core import integrity
 from sheetbridge.core.ledger import COLUMNS
@@ -23,7 +27,7 @@ from sheetbridge.sheets.model import (GOOGLE_CELL_LIMIT, XLSX_CELL_LIMIT, CellDa
                                       utf16_length)
 from sheetbridge.sheets.store import player_key
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.tabs import LEDGER_TOTALS_COLUMN, ledger_tab, rounds_tab
+from sheetbridge.host.tabs import LEDGER_TOTALS_COLUMN, ledger_tab, rounds_tab
 
 from conftest import players_for
 from fake_google import FakeGoogle
@@ -114,14 +118,14 @@ def test_a_50000_character_entry_does_not_stop_a_google_round(tmp_path):
     folder = tmp_path / "g"
     st = fake.store(HOST, game_folder=folder)
     st.game_id = "three-modular-rooms"
-    players = [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ["Ann", "Bo", "Cy"]]
-    O.new_game("three-modular-rooms", players, st, seed=4, folder=folder)
-    ld = O.load(st)
-    O.fill_submission(st, ld, "Ann", {"play": [{"card": "x" * 50_000, "room": "Null"}]})
-    res = O.resolve(st, allow_empty=True)
+    players = [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ["Ann", "Bo", "Cy"]]
+    new_game("three-modular-rooms", players, st, seed=4, folder=folder)
+    ld = load(st)
+    fill_submission(st, ld, "Ann", {"play": [{"card": "x" * 50_000, "room": "Null"}]})
+    res = resolve(st, allow_empty=True)
     assert res.action == "resolved"
     # The entry is refused at the source (one problem, a 40-character echo); no cell anywhere is over the limit.
-    log = O.load(st).master.read([L.tab_name("log")])[L.tab_name("log")]
+    log = load(st).master.read([L.tab_name("log")])[L.tab_name("log")]
     assert all(len(c) <= GOOGLE_CELL_LIMIT for row in log for c in row)
     assert any("too long: 50,000 characters" in c for row in log for c in row)
     results = st.open(player_key("Ann"), ld.locations["Ann"]).read([L.tab_name("results")])[L.tab_name("results")]
@@ -131,11 +135,11 @@ def test_a_50000_character_entry_does_not_stop_a_google_round(tmp_path):
 
 def test_a_50000_character_entry_never_makes_an_xlsx_cell_too_long(tmp_path):
     store = XlsxStore(tmp_path)
-    O.new_game("three-modular-rooms", [O.PlayerInfo(n, "", 10) for n in ["Ann", "Bo"]], store, seed=4,
+    new_game("three-modular-rooms", [PlayerInfo(n, "", 10) for n in ["Ann", "Bo"]], store, seed=4,
                folder=tmp_path)
-    ld = O.load(store)
-    O.fill_submission(store, ld, "Ann", {"play": [{"card": "x" * 50_000, "room": "Null"}]})
-    assert O.resolve(store, allow_empty=True).action == "resolved"
+    ld = load(store)
+    fill_submission(store, ld, "Ann", {"play": [{"card": "x" * 50_000, "room": "Null"}]})
+    assert resolve(store, allow_empty=True).action == "resolved"
     ws = openpyxl.load_workbook(tmp_path / "master.xlsx")[L.tab_name("log")]
     notes = [c.value for c in ws["B"] if isinstance(c.value, str) and c.value.startswith("Ann: Card = 'xxx")]
     assert notes and all("too long: " in v and len(v) < 400 for v in notes)   # (the xlsx cell held 32,767)
@@ -160,7 +164,7 @@ def tmr_form():
 
 def test_xlsx_submission_tab_lets_players_type_only_in_the_input_cells(tmp_path):
     store = XlsxStore(tmp_path)
-    O.new_game("three-modular-rooms", [O.PlayerInfo(n, "", 10) for n in ["Ann", "Bo"]], store, seed=4,
+    new_game("three-modular-rooms", [PlayerInfo(n, "", 10) for n in ["Ann", "Bo"]], store, seed=4,
                folder=tmp_path)
     wb = openpyxl.load_workbook(tmp_path / "players" / "Ann.xlsx")
     ws = wb[L.tab_name("submission")]
@@ -177,9 +181,9 @@ def test_google_submission_tab_lets_players_type_only_in_the_input_cells(tmp_pat
     fake = FakeGoogle(seed=5)
     st = fake.store(HOST, game_folder=tmp_path)
     st.game_id = "three-modular-rooms"
-    O.new_game("three-modular-rooms", [O.PlayerInfo("Ann", "ann@example.com", 10),
-                                        O.PlayerInfo("Bo", "bo@example.com", 10)], st, seed=4, folder=tmp_path)
-    sid = O.load(st).locations["Ann"]
+    new_game("three-modular-rooms", [PlayerInfo("Ann", "ann@example.com", 10),
+                                        PlayerInfo("Bo", "bo@example.com", 10)], st, seed=4, folder=tmp_path)
+    sid = load(st).locations["Ann"]
     (prot,) = fake.sheet(sid, L.tab_name("submission")).protected
     assert prot["editors"]["users"] == [HOST]
     cells = sorted((u["startRowIndex"], u["endRowIndex"], u["startColumnIndex"], u["endColumnIndex"])
@@ -343,7 +347,7 @@ def test_rounds_tab_says_who_did_not_submit_and_whose_entry_had_problems():
 
 def test_every_master_tab_has_column_widths_and_a_frozen_header(tmp_path):
     store = XlsxStore(tmp_path)
-    O.new_game("skeld", [O.PlayerInfo(n, "", 10) for n in players_for("skeld")], store, seed=4, folder=tmp_path)
+    new_game("skeld", [PlayerInfo(n, "", 10) for n in players_for("skeld")], store, seed=4, folder=tmp_path)
     wb = openpyxl.load_workbook(tmp_path / "master.xlsx")
     for ws in wb.worksheets:
         if ws.sheet_state != "visible":

@@ -28,7 +28,11 @@ import pytest
 from sheetbridge.core.game import games
 from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
-from sheetbridge.orchestrator import PlayerInfo, fill_submission, load, new_game, resolve
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
 from sheetbridge.sheets import layout as L
 from sheetbridge.sheets.model import CellData as C, TabData
 from sheetbridge.sheets.xlsx import XlsxStore

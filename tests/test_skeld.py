@@ -1277,8 +1277,8 @@ def test_every_legend_colour_is_distinct_and_text_is_readable_on_its_fill():
 
 
 def test_pictures_show_the_ship_and_only_your_own_crewmates():
-    from sheetbridge.orchestrator import round_pictures
-    from sheetbridge.pictures import draw
+    from sheetbridge.host.picture_files import round_pictures
+    from sheetbridge.host.pictures import draw
     m = new_match()
     place(m, "uri", 0, "1A", energy=5)
     place(m, "uri", 1, "1B", energy=5)

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
 from sheetbridge.core.facts import HOST
 from sheetbridge.core.match import play_random
 from sheetbridge.core.standings import standings
 from sheetbridge.sheets import layout as L
-from sheetbridge.tabs import STANDINGS_TAB
+from sheetbridge.host.tabs import STANDINGS_TAB
 from tests.conftest import players_for
 from tests.fake_google import FakeGoogle
 from tests.test_cli_xlsx import run, tab_text, type_submission
@@ -127,13 +131,13 @@ def test_master_standings_tab_on_xlsx_matches_what_each_player_was_told(tmp_path
 def test_master_standings_tab_on_google():
     fake = FakeGoogle(seed=5)
     store = fake.store("host@example.com")
-    players = [O.PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ("Ann", "Bo", "Cy")]
-    O.new_game("three-modular-rooms", players, store, seed=11, options={"rounds": 3})
-    ld = O.load(store)
+    players = [PlayerInfo(n, f"{n.lower()}@example.com", 10) for n in ("Ann", "Bo", "Cy")]
+    new_game("three-modular-rooms", players, store, seed=11, options={"rounds": 3})
+    ld = load(store)
     for p, play in {"Ann": ("3", "Null"), "Bo": ("-10", "Duel"), "Cy": ("2", "Solitary")}.items():
-        O.fill_submission(store, ld, p, {"play": [{"card": play[0], "room": play[1]}]})
-    O.resolve(store)
-    m = O.load(store).match
+        fill_submission(store, ld, p, {"play": [{"card": play[0], "room": play[1]}]})
+    resolve(store)
+    m = load(store).match
     tab = store.open("master", store.master_location()).read([STANDINGS_TAB])[STANDINGS_TAB]
     cells = [[c for c in r if c != ""] for r in tab]
     expected = m.standings().table()

@@ -16,17 +16,27 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from sheetbridge import orchestrator as O
-from sheetbridge import season as S
+from sheetbridge.host import session as host_session
+from sheetbridge.host.books import read_books
+from sheetbridge.host.config import CONFIG_FILE, read_config
+from sheetbridge.host.decide import decide
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.repair import repair
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.undo import has_entries, undo
+from sheetbridge.host import season as S
 from sheetbridge.cli import main
-from sheetbridge.cohosts import share_with_cohosts
+from sheetbridge.host.cohosts import share_with_cohosts
 from sheetbridge.core.errors import GameBusy, UsageError
 from sheetbridge.core.rng import Rng
-from sheetbridge.identity import ForeignFile
+from sheetbridge.host.identity import ForeignFile
 from sheetbridge.sheets import google as G
 from sheetbridge.sheets.store import player_key
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.substitute import substitute
+from sheetbridge.host.substitute import substitute
 from tests.fake_google import FakeGoogle
 
 HOST = "host@example.com"
@@ -40,7 +50,7 @@ def email(name: str) -> str:
 def make(kind: str, tmp_path: Path, fake: FakeGoogle | None = None, seed: int = 12):
     folder = tmp_path / "g"
     store = fake.store(HOST, game_folder=folder) if kind == "google" else XlsxStore(folder)
-    O.new_game("bugcatcher", [O.PlayerInfo(p, email(p), 10) for p in PLAYERS], store, seed=seed,
+    new_game("bugcatcher", [PlayerInfo(p, email(p), 10) for p in PLAYERS], store, seed=seed,
                options={"rounds": "2"}, folder=folder)
     return store, folder
 
@@ -48,12 +58,12 @@ def make(kind: str, tmp_path: Path, fake: FakeGoogle | None = None, seed: int = 
 def play_round(store, seed: int, typing: int = 2) -> None:
     """The first ``typing`` players (Ann and the seat that changes hands) type a random legal submission into
     their own file, the others submit nothing (the rules' defaults apply), then the round is resolved."""
-    ld = O.load(store)
+    ld = load(store)
     rng = Rng.from_seed(seed, "substitute test", ld.match.round)
     for player in ld.match.players[:typing]:
         raw = ld.match.game.random_submission(ld.match.state, player, rng.fork("player", player))
-        O.fill_submission(store, ld, player, raw)
-    O.resolve(store, allow_empty=True)
+        fill_submission(store, ld, player, raw)
+    resolve(store, allow_empty=True)
 
 
 def file_text(store, kind: str, folder: Path, location: str) -> set[str]:
@@ -88,12 +98,12 @@ def test_a_seat_changes_hands_in_bugcatcher(kind, tmp_path):
     store, folder = make(kind, tmp_path, fake)
     play_round(store, 1)                     # the pregame (round 0)
     play_round(store, 2)                     # round 1
-    before = O.load(store)
+    before = load(store)
     seat_balance, bo_file = before.match.ledger.balance("Bo"), before.locations["Bo"]
     res = substitute(store, "Bo", "Zed", email=email("Zed"))
     assert res.transferred == seat_balance and "Zed now holds Bo's seat" in res.message
 
-    ld = O.load(store)
+    ld = load(store)
     m = ld.match
     assert m.players == [p if p != "Bo" else "Zed" for p in PLAYERS]
     assert m.ledger.balance("Zed") == seat_balance and m.ledger.balance("Bo") == 0
@@ -116,16 +126,16 @@ def test_a_seat_changes_hands_in_bugcatcher(kind, tmp_path):
     else:   # Bo's old file put in Zed's place is refused by name
         shutil.copy(folder / bo_file, folder / ld.locations["Zed"])
         with pytest.raises(ForeignFile, match="is Bo's file"):
-            O.resolve(store, allow_empty=True)
-        O.repair(store, ["Zed"])
+            resolve(store, allow_empty=True)
+        repair(store, ["Zed"])
     if fake is not None:
         return   # the rest is the same on both backends: once is enough (CPU time)
 
     # Zed plays on; undo across the substitution keeps it: Zed replays round 1, the seat's balance intact.
     play_round(store, 3)
-    O.undo(store)
-    O.undo(store)
-    ld = O.load(store)
+    undo(store)
+    undo(store)
+    ld = load(store)
     assert ld.match.players[1] == "Zed" and ld.match.seats[0]["at"] == 1 and ld.match.round == 1
     # Round 1's rows are reversed on the seat's holder: Bo, gone, keeps 0; Zed holds what the seat had then.
     assert sum(r.change for r in before.match.ledger.round_rows(1) if r.player == "Bo"), "Bo's round 1 paid nothing"
@@ -133,11 +143,11 @@ def test_a_seat_changes_hands_in_bugcatcher(kind, tmp_path):
     assert ld.match.ledger.balance("Zed") == before.match.rounds[1].balances["Bo"]
     assert not secret_lines(ld.match, "Bo", 1, "Zed") & file_text(store, kind, folder, ld.locations["Zed"])
     # Round 1's entries go back into the Submission tabs: Ann's own, but Bo's never into Zed's.
-    books = O.read_books(ld, ["Ann", "Zed"], board=False)
-    assert O._has_entries(books[player_key("Ann")].raw) and not O._has_entries(books[player_key("Zed")].raw or {})
-    while not O.load(store).match.finished:
+    books = read_books(ld, ["Ann", "Zed"], board=False)
+    assert has_entries(books[player_key("Ann")].raw) and not has_entries(books[player_key("Zed")].raw or {})
+    while not load(store).match.finished:
         play_round(store, 4)
-    m = O.load(store).match
+    m = load(store).match
     m.replay()                                 # the whole game replays exactly, the substitution with it
     assert "Zed" in {p for p, _ in m.outcome().standings}
 
@@ -150,7 +160,7 @@ def test_show_history_yes_gives_the_seat_its_earlier_results(tmp_path):
     out = CliRunner().invoke(main, ["substitute", str(folder), "Bo", "Zed", "--show-history", "yes"])
     assert out.exit_code == 0, out.output
     assert "shows the seat's earlier private results" in out.output
-    ld = O.load(store)
+    ld = load(store)
     secrets = secret_lines(ld.match, "Bo", 2, "Zed")
     assert secrets and secrets <= file_text(store, "xlsx", folder, ld.locations["Zed"])
 
@@ -166,7 +176,7 @@ def test_substitute_refuses_what_it_cannot_do_in_one_line(tmp_path):
     substitute(store, "Bo", "Zed")
     again = substitute(store, "Bo", "Zed")          # run again (as after a cut): finishes, changes nothing
     assert again.finished_earlier
-    assert [r.key for r in O.load(store).match.ledger.rows].count(f"{O.load(store).match.name}:seat0:in") == 1
+    assert [r.key for r in load(store).match.ledger.rows].count(f"{load(store).match.name}:seat0:in") == 1
     with pytest.raises(UsageError, match="'Bo' already plays .or played."):
         substitute(store, "Cy", "Bo")
 
@@ -174,24 +184,24 @@ def test_substitute_refuses_what_it_cannot_do_in_one_line(tmp_path):
 def test_the_season_posts_the_seat_change_like_any_rows(tmp_path):
     """In a season, `substitute --season` has the new player join it, and the seat's rows are posted once."""
     season_store = S.SeasonXlsxStore(tmp_path / "season")
-    S.new_season("s1", [O.PlayerInfo(p, email(p), 10) for p in PLAYERS], season_store, folder=tmp_path / "season")
+    S.new_season("s1", [PlayerInfo(p, email(p), 10) for p in PLAYERS], season_store, folder=tmp_path / "season")
     store = XlsxStore(tmp_path / "g")
-    O.new_game("bugcatcher", S.players_for_game(season_store), store, seed=12, options={"rounds": "2"},
+    new_game("bugcatcher", S.players_for_game(season_store), store, seed=12, options={"rounds": "2"},
                folder=tmp_path / "g")
     play_round(store, 1)
     out = CliRunner().invoke(main, ["substitute", str(tmp_path / "g"), "Bo", "Zed", "--email", email("Zed"),
                                     "--season", str(tmp_path / "season")])
     assert out.exit_code == 0 and "Zed joined the season" in out.output, out.output
-    while not O.load(store).match.finished:
+    while not load(store).match.finished:
         play_round(store, 5)
-    while O.load(store).match.pending():
-        req = O.load(store).match.pending()[0]
-        O.decide(store, req.key, "; ".join(f"{v}: {req.choices[0]}" for v in req.voters)
+    while load(store).match.pending():
+        req = load(store).match.pending()[0]
+        decide(store, req.key, "; ".join(f"{v}: {req.choices[0]}" for v in req.voters)
                  if req.kind.name == "BALLOTS" else {"RANKING": ", ".join(req.choices), "YESNO": "yes",
                                                      "SUBSET": ""}.get(req.kind.name, req.choices[0]))
     assert S.add_game(season_store, store).changed
     assert not S.add_game(season_store, store).changed
-    m = O.load(store).match
+    m = load(store).match
     season = S.load_season(season_store).season
     rows = openpyxl.load_workbook(tmp_path / "season" / S.BOOK_FILE)[S.LEDGER_TAB]
     keys = [r[5] for r in rows.iter_rows(values_only=True)]
@@ -203,13 +213,13 @@ def test_cohosts_get_the_master_and_the_board_never_a_player_file(tmp_path, monk
     fake = FakeGoogle(seed=6)
     folder = tmp_path / "g"
     store = fake.store(HOST, game_folder=folder)
-    O.new_game("bugcatcher", [O.PlayerInfo(p, email(p), 10) for p in PLAYERS], store, seed=12, folder=folder,
+    new_game("bugcatcher", [PlayerInfo(p, email(p), 10) for p in PLAYERS], store, seed=12, folder=folder,
                cohosts=["co@example.com"])
-    ld = O.load(store)
+    ld = load(store)
     assert ld.cohosts == ["co@example.com"] and people(fake, ld.master.location) == {"co@example.com": "writer"}
     assert people(fake, ld.board_location)["co@example.com"] == "reader"
     share_with_cohosts(store, ["co2@example.com", "co@example.com"])
-    ld = O.load(store)
+    ld = load(store)
     assert ld.cohosts == ["co@example.com", "co2@example.com"]
     assert people(fake, ld.master.location) == {"co@example.com": "writer", "co2@example.com": "writer"}
     board = people(fake, ld.board_location)
@@ -220,7 +230,7 @@ def test_cohosts_get_the_master_and_the_board_never_a_player_file(tmp_path, monk
         share_with_cohosts(store, ["ann@example.com"])
     # The lock names which host started a command: the account recorded in a co-host game's folder, or
     # SHEETBRIDGE_HOST_NAME.
-    cfg = json.loads((folder / O.CONFIG_FILE).read_text())
+    cfg = json.loads((folder / CONFIG_FILE).read_text())
     assert cfg["cohosts"] == ["co@example.com", "co2@example.com"]
     host = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(HOST), clock=fake.clock,
                                sleep=fake.sleep, wall_clock=fake.wall_clock)
@@ -270,10 +280,10 @@ def test_cohosts_through_the_cli_new_and_share(tmp_path, monkeypatch):
     folder = tmp_path / "g"
 
     def opened(where, progress=None):
-        cfg = O.read_config(Path(where))
+        cfg = read_config(Path(where))
         return G.open_google_store({**cfg, "folder": str(where)}, session=fake.session(HOST), clock=fake.clock,
                                    sleep=fake.sleep, wall_clock=fake.wall_clock)
-    monkeypatch.setattr(O, "open_store", opened)
+    monkeypatch.setattr(host_session, "open_store", opened)
     monkeypatch.setattr(G, "new_google_store", lambda where, **kw: fake.store(HOST, game_folder=where))
 
     def run(*args):
@@ -281,11 +291,11 @@ def test_cohosts_through_the_cli_new_and_share(tmp_path, monkeypatch):
     players = ", ".join(f"{p} <{email(p)}>" for p in PLAYERS)
     res = run("new", "bugcatcher", "--players", players, "--out", folder, "--google", "--cohost", "co@example.com")
     assert res.exit_code == 0, res.output
-    ld = O.load(opened(folder))
+    ld = load(opened(folder))
     assert people(fake, ld.master.location) == {"co@example.com": "writer"}
     res = run("share", folder, "--cohost", "co2@example.com")
     assert res.exit_code == 0 and "Co-hosts of this game: co@example.com, co2@example.com" in res.output
-    ld = O.load(opened(folder))
+    ld = load(opened(folder))
     assert people(fake, ld.master.location) == {"co@example.com": "writer", "co2@example.com": "writer"}
     assert all(people(fake, ld.locations[p]) == {email(p): "writer"} for p in PLAYERS)
     res = run("new", "bugcatcher", "--players", "Ann,Bo", "--out", tmp_path / "x", "--cohost", "co@example.com")

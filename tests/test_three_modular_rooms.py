@@ -528,8 +528,8 @@ def test_an_ignored_minus_10_is_told_it_gained_0_like_any_other(monkeypatch):
 
 
 def test_the_board_picture_shows_each_room_in_its_colour():
-    from sheetbridge.orchestrator import round_pictures
-    from sheetbridge.pictures import draw
+    from sheetbridge.host.picture_files import round_pictures
+    from sheetbridge.host.pictures import draw
     m = game(["A", "B", "C"], rounds=2)
     m.resolve({"A": play(1, "Null"), "B": play(5, "Solitary"), "C": play(3, "Duel")})
     pics = round_pictures(m, 1)

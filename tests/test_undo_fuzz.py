@@ -25,7 +25,11 @@ from hypothesis import strategies as st
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from python_calamine import CalamineWorkbook
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host.new import new_game
+from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
+from sheetbridge.host.undo import undo
 from sheetbridge.core.game import games
 from sheetbridge.core.rng import Rng
 from sheetbridge.sheets.xlsx import XlsxStore
@@ -109,7 +113,7 @@ def template(game_id: str) -> Path:
         spec = games()[game_id].spec
         folder = Path(tempfile.mkdtemp(prefix=f"undo-fuzz-{game_id}-")) / "game"
         players = players_for(game_id, spec.min_players)
-        O.new_game(game_id, [O.PlayerInfo(p, "", 10) for p in players], XlsxStore(folder),
+        new_game(game_id, [PlayerInfo(p, "", 10) for p in players], XlsxStore(folder),
                    seed=3, folder=folder)
         _templates[game_id] = folder
     return _templates[game_id]
@@ -121,7 +125,7 @@ def play(game_id: str, data) -> None:
         folder = work / "game"
         shutil.copytree(template(game_id), folder)
         for _ in range(ROUNDS):
-            m = O.load(XlsxStore(folder)).match
+            m = load(XlsxStore(folder)).match
             if m.finished:
                 break
             seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
@@ -133,12 +137,12 @@ def play(game_id: str, data) -> None:
                                    for fld in sec.fields} for i in range(sec.rows)]
                        for sec in form.sections for rows in [legal.get(sec.name, [])]}
                 type_entries(folder / "players" / f"{p}.xlsx", form, raw)
-            first = O.resolve(XlsxStore(folder), allow_empty=True)
+            first = resolve(XlsxStore(folder), allow_empty=True)
             assert first.action == "resolved", first.message
             want = books(folder)
-            undone = O.undo(XlsxStore(folder), round_no=first.record.round)
+            undone = undo(XlsxStore(folder), round_no=first.record.round)
             assert undone.action == "undone", undone.message
-            again = O.resolve(XlsxStore(folder), allow_empty=True, round_no=first.record.round)
+            again = resolve(XlsxStore(folder), allow_empty=True, round_no=first.record.round)
             assert again.action == "resolved", again.message
             got = books(folder)
             assert got.keys() == want.keys()

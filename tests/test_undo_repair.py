@@ -14,10 +14,11 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from sheetbridge import orchestrator as O
+from sheetbridge.host.session import load
+from sheetbridge.host.undo import undo
 from sheetbridge.sheets.model import CellData, TabData
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.watch import Watcher
+from sheetbridge.host.watch import Watcher
 
 from test_cli_ledger import ledger_rows, type_row
 from test_cli_xlsx import digest, run, tab_text, type_submission
@@ -115,7 +116,7 @@ def test_undo_names_its_round_and_a_repeated_undo_of_it_changes_nothing(game):
     assert res.exit_code == 0 and res.output.strip() == \
         "round 2 is already undone (it is open for submissions again); nothing changed"
     assert digest(game) == after
-    assert [r.round for r in O.load(XlsxStore(game)).match.rounds] == [1]
+    assert [r.round for r in load(XlsxStore(game)).match.rounds] == [1]
 
 
 @pytest.mark.parametrize("asked, says", [
@@ -158,7 +159,7 @@ def test_two_menu_undo_requests_for_the_same_round_undo_it_once(game):
     assert w.poll() == ["u1: done", "u2: done"]
     assert result_of(store, "u1").startswith("round 2 undone")
     assert result_of(store, "u2") == "round 2 is already undone (it is open for submissions again); nothing changed"
-    assert [r.round for r in O.load(store).match.rounds] == [1]
+    assert [r.round for r in load(store).match.rounds] == [1]
     menu_request(store, "u3", "undo", round_no="two")
     assert w.poll() == ["u3: failed"]
     assert control_rows(store)["u3"].status == "failed"
@@ -189,7 +190,7 @@ def test_a_host_ledger_row_reads_back_as_typed(game):
     run("resolve", game)                                        # books the row and rewrites the Ledger tab
     (row,) = [r for r in ledger_rows(game) if r[2] == "Ann" and r[3] == 3]
     assert row[4] == "  quiz night " and row[6] == "  paid in cash  "
-    booked = [r for r in O.load(XlsxStore(game)).match.ledger.rows if r.key.endswith(":host:1")]
+    booked = [r for r in load(XlsxStore(game)).match.ledger.rows if r.key.endswith(":host:1")]
     assert [(r.reason, r.memo) for r in booked] == [("  quiz night ", "  paid in cash  ")]
     assert run("status", game, ok=False).exit_code == 0          # spaces are no edit
 
@@ -199,12 +200,12 @@ def test_an_undo_cut_off_while_publishing_is_finished_by_undo_round_n(game):
     round_one(game)
     run("resolve", game)
     with pytest.raises(Killed):
-        O.undo(crash_after(XlsxStore(game), 2), round_no=1)      # the master and one player written
-    res = O.undo(XlsxStore(game), round_no=1)
+        undo(crash_after(XlsxStore(game), 2), round_no=1)      # the master and one player written
+    res = undo(XlsxStore(game), round_no=1)
     assert res.action == "published"
     assert res.message.endswith("finished publishing to Bo, Cy, the public board, the round's pictures. Round 1 is undone"), res.message
-    assert O.undo(XlsxStore(game), round_no=1).action == "nothing"
-    assert O.load(XlsxStore(game)).match.rounds == []
+    assert undo(XlsxStore(game), round_no=1).action == "nothing"
+    assert load(XlsxStore(game)).match.rounds == []
 
 
 def test_an_undo_request_from_an_older_menu_still_undoes_one_round_only(game):
@@ -215,4 +216,4 @@ def test_an_undo_request_from_an_older_menu_still_undoes_one_round_only(game):
     assert w.poll() == ["old1: done", "old2: failed"]
     assert result_of(store, "old1").startswith("round 2 undone")
     assert result_of(store, "old2").startswith("round 3 is not the last resolved round (round 1 is)")
-    assert [r.round for r in O.load(store).match.rounds] == [1]
+    assert [r.round for r in load(store).match.rounds] == [1]

@@ -7,12 +7,16 @@ import threading
 import openpyxl
 import pytest
 
-from sheetbridge import control as C
-from sheetbridge import control_writes as W
-from sheetbridge import orchestrator as O
+from sheetbridge.host import control as C
+from sheetbridge.host import control_writes as W
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.lock import deadline_due, lock_submissions, reopen_submissions
+from sheetbridge.host.new import new_game
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import load
 from sheetbridge.sheets.store import MASTER
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.watch import Watcher
+from sheetbridge.host.watch import Watcher
 from tests.test_cli_xlsx import run, tab_text, type_submission
 
 
@@ -64,18 +68,18 @@ def test_reopen_lets_players_edit_again(game):
     ("", None, "2026-11-24T15:30:00Z", False),
 ])
 def test_when_the_deadline_is_due(game, deadline, opened, now, due):
-    ld = O.load(XlsxStore(game))
+    ld = load(XlsxStore(game))
     ld.deadline = deadline
     ld.opened_at = {"1": opened} if opened else {}
-    assert O.deadline_due(ld, now) is due
+    assert deadline_due(ld, now) is due
 
 
 def test_a_deadline_that_is_not_a_time_is_one_clear_line(game):
     from sheetbridge.core.errors import ConfigError
-    ld = O.load(XlsxStore(game))
+    ld = load(XlsxStore(game))
     ld.deadline = "tomorrow-ish"
     with pytest.raises(ConfigError, match="deadline 'tomorrow-ish' is not a time"):
-        O.deadline_due(ld, "2026-11-24T15:30:00Z")
+        deadline_due(ld, "2026-11-24T15:30:00Z")
 
 
 # ------------------------------------------------------------------ watch answering the menu
@@ -128,7 +132,7 @@ def test_watch_answers_each_request_once_and_keeps_a_heartbeat(game):
     assert result_of(store, "r-status") == "round 1: submitted: Ann; not submitted: Bo, Cy"
     assert result_of(store, "r-resolve").startswith("round 1 resolved and published")
     assert w.poll() == []                                     # nothing runs twice
-    assert O.load(store).match.round == 2
+    assert load(store).match.round == 2
 
 
 def test_a_request_another_watcher_is_running_is_left_to_it(game):
@@ -151,7 +155,7 @@ def test_a_request_another_watcher_is_running_is_left_to_it(game):
     assert seen == [[]]                                       # b saw it running under a, and left it
     assert b.poll() == []                                     # then b finds it answered
     assert control_rows(store)["r1"].handled_by == "a"
-    assert len(O.load(store).match.rounds) == 1
+    assert len(load(store).match.rounds) == 1
 
 
 def test_a_restarted_watch_never_resolves_a_round_twice(game):
@@ -161,7 +165,7 @@ def test_a_restarted_watch_never_resolves_a_round_twice(game):
     w.poll()
     menu_request(store, "r1", "resolve")
     # The old watcher ran the resolve (the id is in the record) but was killed before writing "done".
-    assert O.resolve(store, allow_empty=True, request_id="r1").action == "resolved"
+    assert resolve(store, allow_empty=True, request_id="r1").action == "resolved"
     master = store.open(MASTER, "master.xlsx")
     row = control_rows(store)["r1"].row
     master.update_cells(C.TAB, {(row, C.COL["status"] + 1): "running", (row, C.COL["handled by"] + 1): "old"})
@@ -169,7 +173,7 @@ def test_a_restarted_watch_never_resolves_a_round_twice(game):
     new = Watcher(store, watcher_id="new", now=Clock("2026-11-23T16:30:00Z"))    # 30 minutes later
     assert new.poll() == ["r1: done"]
     assert result_of(store, "r1") == "request r1 was already done"
-    assert O.load(store).match.round == 2 and len(O.load(store).match.rounds) == 1
+    assert load(store).match.round == 2 and len(load(store).match.rounds) == 1
 
 
 def test_watch_locks_at_the_deadline(game):
@@ -185,7 +189,7 @@ def test_watch_locks_at_the_deadline(game):
     late = Watcher(store, watcher_id="w", now=Clock("2026-11-24T15:00:05Z"))
     (line,) = [ln for ln in late.poll() if "deadline" in ln]
     assert "round 1 locked (deadline 2026-11-24 15:00 UTC)" in line
-    assert O.load(store).locked["raw"].keys() == {"Ann"}
+    assert load(store).locked["raw"].keys() == {"Ann"}
 
 
 # ------------------------------------------------------------------ Google: the lock protects the forms
@@ -196,19 +200,19 @@ def test_on_google_the_lock_protects_every_submission_tab(tmp_path):
     fake = FakeGoogle(seed=2)
     st = fake.store(HOST, game_folder=tmp_path / "g")
     st.game_id = "three-modular-rooms"
-    O.new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=3, folder=tmp_path / "g")
-    ld = O.load(st)
-    O.fill_submission(st, ld, "Ann", {"play": [{"card": "3", "room": "Null"}]})
+    new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=3, folder=tmp_path / "g")
+    ld = load(st)
+    fill_submission(st, ld, "Ann", {"play": [{"card": "3", "room": "Null"}]})
     sid = ld.locations["Ann"]
-    O.lock_submissions(st)
+    lock_submissions(st)
     (prot,) = fake.sheet(sid, "Submission").protected
     assert not prot.get("unprotectedRanges") and prot["editors"]["users"] == [HOST]
     assert "locked at the deadline" in st.open("player:Ann", sid).read(["Submission"])["Submission"][0][0]
-    O.reopen_submissions(st)
+    reopen_submissions(st)
     # The entry cells are open again: no protection, or one that leaves them out.
     assert all(p.get("unprotectedRanges") for p in fake.sheet(sid, "Submission").protected)
     assert "locked" not in st.open("player:Ann", sid).read(["Submission"])["Submission"][0][0]
-    O.resolve(st)
+    resolve(st)
     assert "You played card 3 in Null." in "\n".join(
         " ".join(r) for r in st.open("player:Ann", sid).read(["Results"])["Results"])
 
@@ -223,7 +227,7 @@ def test_menu_install_binds_the_script_to_the_master_and_updates_it_in_place(tmp
     from tests.test_google_backend import HOST, _players
     fake = FakeGoogle(seed=2)
     st = fake.store(HOST, game_folder=tmp_path / "g")
-    O.new_game("skeld", _players("skeld"), st, seed=3, folder=tmp_path / "g")
+    new_game("skeld", _players("skeld"), st, seed=3, folder=tmp_path / "g")
     sid = G.install_script(st, script_files())
     project = fake.scripts[sid]
     assert project["parentId"] == st.master_location()               # bound to the master

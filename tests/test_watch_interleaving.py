@@ -24,13 +24,19 @@ from typing import Any, Callable
 
 import pytest
 
-from sheetbridge import control as C
-from sheetbridge import orchestrator as O
+from sheetbridge.host import control as C
+from sheetbridge.host import clock, media, new
+from sheetbridge.host.books import read_books
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.resolve import resolve
+from sheetbridge.host.session import Loaded, load
+from sheetbridge.host.transaction import plan
+from sheetbridge.host.undo import undo
 from sheetbridge.core.errors import GameBusy
 from sheetbridge.sheets import google as G
 from sheetbridge.sheets import xlsx as X
 from sheetbridge.sheets.store import MASTER
-from sheetbridge.watch import Watcher
+from sheetbridge.host.watch import Watcher
 from tests.test_cli_xlsx import run, type_submission
 
 NOW = "2026-11-24T15:30:00Z"       # every party's clock: today's 15:00 deadline has passed
@@ -139,7 +145,7 @@ class Game:
             type_submission(self.folder / "players" / f"{player}.xlsx", "Your play", [card, room])
         else:
             st = self.store()
-            O.fill_submission(st, O.load(st), player, {"play": [{"card": str(card), "room": room}]})
+            fill_submission(st, load(st), player, {"play": [{"card": str(card), "room": room}]})
 
     def master(self):
         st = self.store()
@@ -170,19 +176,18 @@ class Game:
 @pytest.fixture(scope="module")
 def xlsx_template(tmp_path_factory):
     folder = tmp_path_factory.mktemp("template") / "game"
-    import sheetbridge.orchestrator as orch
-    real_now = orch.utc_now
-    orch.utc_now = lambda: OPENED
+    real_now = clock.utc_now
+    clock.utc_now = lambda: OPENED
     try:
         run("new", "three-modular-rooms", "--players", "Ann,Bo,Cy", "--out", folder, "--garnets", "10",
             "--option", "rounds=3", "--seed", "5")
     finally:
-        orch.utc_now = real_now
+        clock.utc_now = real_now
     return folder
 
 
 def new_game(backend: str, tmp_path: Path, template: Path, monkeypatch) -> Game:
-    monkeypatch.setattr(O, "utc_now", lambda: OPENED)
+    monkeypatch.setattr(clock, "utc_now", lambda: OPENED)
     folder = tmp_path / "game"
     if backend == "xlsx":
         shutil.copytree(template, folder)
@@ -193,10 +198,10 @@ def new_game(backend: str, tmp_path: Path, template: Path, monkeypatch) -> Game:
         fake = FakeGoogle(seed=2)
         st = fake.store(HOST, game_folder=folder)
         st.game_id = "three-modular-rooms"
-        O.new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=5, folder=folder,
+        new.new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=5, folder=folder,
                    options={"rounds": "3"})
         game = Game("google", folder, fake, st.master_id)
-    real_run, real_preview = Watcher.run, O.write_preview
+    real_run, real_preview = Watcher.run, media.write_preview
 
     def counted_run(watcher, req, progress):
         game.runs.append(req.id)
@@ -206,8 +211,8 @@ def new_game(backend: str, tmp_path: Path, template: Path, monkeypatch) -> Game:
         game.previews.append(1)
         return real_preview(store, res)
     monkeypatch.setattr(Watcher, "run", counted_run)
-    monkeypatch.setattr(O, "write_preview", counted_preview)
-    monkeypatch.setattr(O, "utc_now", lambda: NOW)
+    monkeypatch.setattr(media, "write_preview", counted_preview)
+    monkeypatch.setattr(clock, "utc_now", lambda: NOW)
     return game
 
 
@@ -236,10 +241,10 @@ def again_if_busy(outcome: Any, command: Callable[[], Any]) -> Any:
     return outcome
 
 
-def assert_every_round_once(game: Game, rounds: int) -> O.Loaded:
-    ld = O.load(game.store())
+def assert_every_round_once(game: Game, rounds: int) -> Loaded:
+    ld = load(game.store())
     assert len(ld.match.rounds) == rounds, f"the master holds {len(ld.match.rounds)} round(s), not {rounds}"
-    left = O._plan(ld, O.read_books(ld))
+    left = plan(ld, read_books(ld))
     assert not left, f"the master and the files disagree: a re-run would publish to {[w.key for w in left]}"
     keys = [r.key for r in ld.match.ledger.rows]
     assert len(keys) == len(set(keys)), "a ledger row twice"
@@ -276,11 +281,11 @@ def watch_and_command(command: str, watch_first: bool):
     def scenario(game: Game):
         game.type("Ann", 3, "Null")
         if command == "undo":
-            O.resolve(game.store())
+            resolve(game.store())
         w = game.watcher("w1")
 
         def cmd():
-            return getattr(O, command)(game.store())
+            return {"resolve": resolve, "undo": undo}[command](game.store())
 
         def check(out_watch, out_cmd):
             listened(out_watch)
@@ -324,7 +329,7 @@ def request_and_command(action: str, watch_first: bool):
         w = game.watcher("w1")
 
         def cmd():
-            return O.resolve(game.store())
+            return resolve(game.store())
 
         def check(out_watch, out_cmd):
             listened(out_watch)
@@ -349,7 +354,7 @@ def deadline_and_resolve(watch_first: bool):
         w = game.watcher("w1")
 
         def cmd():
-            return O.resolve(game.store())
+            return resolve(game.store())
 
         def check(out_watch, out_cmd):
             listened(out_watch)

@@ -10,12 +10,15 @@ import unicodedata
 import openpyxl
 import pytest
 
-from sheetbridge import orchestrator as O
-from sheetbridge.announce import markdown
+from sheetbridge.host import new
+from sheetbridge.host.demo import fill_submission
+from sheetbridge.host.lock import reopen_submissions
+from sheetbridge.host.session import load
+from sheetbridge.host.announce import markdown
 from sheetbridge.core.match import Match
-from sheetbridge.opening import opening
+from sheetbridge.host.opening import opening
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.watch import Watcher
+from sheetbridge.host.watch import Watcher
 from tests.test_announce import Hook
 from tests.test_cli_xlsx import run, type_submission
 from tests.test_watch import Clock
@@ -144,7 +147,7 @@ def test_a_new_game_offers_the_opening_post_with_its_deadline_and_a_labelled_map
     png = folder / "announcements" / "round-0-opening.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # The picture is a map of every coordinate a player may choose, each labelled.
-    ld = O.load(XlsxStore(folder))
+    ld = load(XlsxStore(folder))
     op = opening(ld.match, None)
     labels = {s.text for s in op.picture.shapes if type(s).__name__ == "Label"}
     assert {f"{c}{r}" for c in "ABCDEF" for r in range(1, 6)} <= labels
@@ -155,12 +158,12 @@ def test_flickering_lights_announces_the_next_grid_and_variation_and_no_role(tmp
     res = run("resolve", folder, "--allow-empty")
     assert f"round 2's opening post is ready: `sheetbridge announce {folder} --opening`" in res.output
     out = run("announce", folder, "--opening").output
-    m = O.load(XlsxStore(folder)).match
+    m = load(XlsxStore(folder)).match
     label = m.form("Ann").round_label
     assert label.startswith("Round 2: ") and f"## Flickering Lights: {label} is open" in out
     board = m.game.public_view(m.state)
     (grid,) = [b for b in board.blocks if b.grid]
-    from sheetbridge.discord_text import grid_lines
+    from sheetbridge.host.discord_text import grid_lines
     assert grid_lines(grid.grid) in code_blocks(out)                 # the round 2 grid, as it stands
     assert all(line in out for line in grid.lines)                   # with its variation
     assert "No deadline is set yet" in out
@@ -211,7 +214,7 @@ def test_watch_posts_each_reminder_once_even_across_a_restart(tmp_path, hook):
     assert poll("2026-11-24T15:00:05Z") == []                           # the deadline: locked, no reminder
     contents = [json.loads(b)["content"] for _, b in hook.posts]
     assert len(contents) == 2 and all("Not submitted yet: Ann, Cy." in c for c in contents)
-    assert O.load(store).locked is not None
+    assert load(store).locked is not None
     # The Config row survives every master write, so the host sees what watch follows.
     ws = openpyxl.load_workbook(folder / "master.xlsx")["Config"]
     rows = {r[0]: r[1] for r in ws.iter_rows(values_only=True)}
@@ -231,7 +234,7 @@ def test_a_bad_reminder_time_is_one_line_and_does_not_stop_the_deadline_lock(tmp
     lines = Watcher(XlsxStore(folder), watcher_id="w", now=Clock("2026-11-24T15:00:05Z"), webhook=hook.url).poll()
     assert any(ln.startswith("deadline: round 1 locked") for ln in lines)
     lines = Watcher(XlsxStore(folder), watcher_id="w", now=Clock("2026-11-24T14:00:00Z"), webhook=hook.url)
-    O.reopen_submissions(XlsxStore(folder))
+    reopen_submissions(XlsxStore(folder))
     (line,) = [ln for ln in lines.poll() if "reminder" in ln]
     assert "reminder time 'soonish' is not a time before the deadline" in line and not hook.posts
 
@@ -242,20 +245,20 @@ def test_on_google_watch_reminds_once_and_the_opening_post_is_the_same(tmp_path,
     fake = FakeGoogle(seed=2)
     st = fake.store(HOST, game_folder=tmp_path / "g")
     st.game_id = "three-modular-rooms"
-    O.new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=3, folder=tmp_path / "g")
+    new.new_game("three-modular-rooms", _players("three-modular-rooms")[:3], st, seed=3, folder=tmp_path / "g")
     master = st.open("master", st.master_location())
     rows = master.read(["Config"])["Config"]
     cells = {(next(i for i, r in enumerate(rows, 1) if r and r[0] == k), 2): v
              for k, v in (("deadline", DEADLINE), ("reminders", "2h"))}
     master.update_cells("Config", cells)
-    ld = O.load(st)
-    O.fill_submission(st, ld, ld.match.players[0], {"play": [{"card": "3", "room": "Null"}]})
+    ld = load(st)
+    fill_submission(st, ld, ld.match.players[0], {"play": [{"card": "3", "room": "Null"}]})
     for at in ("2026-11-24T13:30:00Z", "2026-11-24T13:31:00Z"):
         Watcher(st, watcher_id="w", now=Clock(at), webhook=hook.url).poll()
     (post,) = hook.posts
     others = ", ".join(ld.match.players[1:])
     assert json.loads(post[1])["content"].endswith(f"Not submitted yet: {others}.")
-    from sheetbridge.round_posts import opening_post
+    from sheetbridge.host.round_posts import opening_post
     msgs = opening_post(st, now="2026-11-24T13:31:00Z").messages
     assert f"<t:{DEADLINE_UNIX}:F>" in msgs[0] and "## Three Modular Rooms: Round 1 of 11 is open" in msgs[0]
 

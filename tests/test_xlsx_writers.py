@@ -16,12 +16,12 @@ import pytest
 from sheetbridge.core.game import games
 from sheetbridge.core.match import Match, random_submissions
 from sheetbridge.core.rng import Rng
-from sheetbridge.orchestrator import PlayerInfo
+from sheetbridge.host.players import PlayerInfo
 from sheetbridge.sheets import xlsx as X
 from sheetbridge.sheets import xlsx_fast as F
 from sheetbridge.sheets.model import HELPER_COLUMN, CellData as C, TabData, TabImage, normalise, text_of
 from sheetbridge.sheets.store import player_key
-from sheetbridge.tabs import board_tabs, master_tabs, player_tabs
+from sheetbridge.host.tabs import board_tabs, master_tabs, player_tabs
 
 from conftest import players_for
 
@@ -230,13 +230,17 @@ def test_an_unreadable_file_is_named_in_one_line(tmp_path):
 
 def test_a_resolve_and_an_undo_write_whole_books_only(tmp_path, monkeypatch):
     """The round's path never needs openpyxl: every book it writes is written whole (the fast writer)."""
-    from sheetbridge import orchestrator as O
+    from sheetbridge.host.demo import fill_submission
+    from sheetbridge.host.new import new_game
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import load
+    from sheetbridge.host.undo import undo
     store = X.XlsxStore(tmp_path)
-    O.new_game("three-modular-rooms", [PlayerInfo(n, "", 10) for n in ["Ann", "Bo", "Cy"]], store, seed=3,
+    new_game("three-modular-rooms", [PlayerInfo(n, "", 10) for n in ["Ann", "Bo", "Cy"]], store, seed=3,
                folder=tmp_path)
-    ld = O.load(store)
+    ld = load(store)
     for p, raw in random_submissions(ld.match, Rng.from_seed(3, "w"), 0.0).items():
-        O.fill_submission(store, ld, p, raw)
+        fill_submission(store, ld, p, raw)
     kinds = []
     real = X.XlsxBook.write
 
@@ -244,8 +248,8 @@ def test_a_resolve_and_an_undo_write_whole_books_only(tmp_path, monkeypatch):
         kinds.append("whole" if set(book.tab_names()) <= set(tabs) else "partial")
         return real(book, tabs)
     monkeypatch.setattr(X.XlsxBook, "write", write)
-    assert O.resolve(store).action == "resolved"
-    O.undo(store)
+    assert resolve(store).action == "resolved"
+    undo(store)
     assert kinds == ["whole"] * len(kinds) and len(kinds) == 2 * 5   # master, 3 players, board; twice
 
 
@@ -288,9 +292,12 @@ def test_both_writers_put_a_picture_at_its_cell_at_its_own_size():
 
 
 def test_the_board_book_holds_the_last_rounds_public_picture(tmp_path):
-    from sheetbridge.orchestrator import load, new_game, resolve, undo
-    from sheetbridge.pictures import render_png
-    from sheetbridge.tabs import board_picture
+    from sheetbridge.host.new import new_game
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import load
+    from sheetbridge.host.undo import undo
+    from sheetbridge.host.pictures import render_png
+    from sheetbridge.host.tabs import board_picture
     store = X.XlsxStore(tmp_path)
     new_game("skeld", [PlayerInfo(n, "", 10) for n in ("Ann", "Bo", "Cy", "Dee")], store, seed=5)
     board = tmp_path / "board.xlsx"

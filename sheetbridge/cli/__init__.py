@@ -1,5 +1,5 @@
 """The `sheetbridge` command: one command per file, each a thin layer over
-:mod:`sheetbridge.orchestrator`.
+:mod:`sheetbridge.host`.
 
 One convention for every command: an error the host can act on (a SheetbridgeError, a
 usage mistake, no network) is ONE line, "error: ...", and exit status 2; a bug is
@@ -7,7 +7,7 @@ usage mistake, no network) is ONE line, "error: ...", and exit status 2; a bug i
 
 Commands are loaded lazily (click's LazyGroup pattern): ``sheetbridge games`` imports only
 ``cli/games.py``, and ``--help`` imports the command modules, which import nothing heavy at
-the top (the orchestrator, openpyxl, gspread, google-auth, pandas... are imported inside the
+the top (the host's rooms, openpyxl, gspread, google-auth, pandas... are imported inside the
 functions that need them). ``benchmarks/cli_startup.py`` measures it."""
 from __future__ import annotations
 
@@ -50,9 +50,9 @@ def notice(line: str) -> None:
 
 
 def open_store(folder):
-    """The game's store, telling the host about waits on stderr (the orchestrator, and with it the
+    """The game's store, telling the host about waits on stderr (the host, and with it the
     backends, is imported only now)."""
-    from ..orchestrator import open_store as open_game
+    from ..host.session import open_store as open_game
     _opened[:] = [str(folder)]
     return open_game(folder, progress=notice)
 

@@ -21,8 +21,9 @@ from . import open_store
               "players' confessionals (repeat it; for those not posted last time).")
 def command(folder, round_no, opening, with_private, webhook, post_private, only) -> None:
     """Print the round's public announcement as Discord-ready Markdown (split under 2,000 characters)."""
-    from ..announce import Attachment, check_webhook
-    from ..orchestrator import announcement, load
+    from ..host.announce import Attachment, check_webhook
+    from ..host.media import announcement
+    from ..host.session import load
     if webhook:   # a mistyped address is refused before the post is printed
         check_webhook(webhook)
     store = open_store(folder)
@@ -48,7 +49,7 @@ def command(folder, round_no, opening, with_private, webhook, post_private, only
 
 def _post_confessionals(store, folder, round_no, only) -> None:
     """Each player's confessional and picture to their own channel's webhook (the master's Players tab)."""
-    from ..confessionals import post_confessionals
+    from ..host.media import post_confessionals
     _, done = post_confessionals(store, round_no, players=only or None)
     for d in done:
         click.echo(d.line)
@@ -61,10 +62,9 @@ def _post_confessionals(store, folder, round_no, only) -> None:
 
 
 def _opening(store, webhook) -> None:
-    from ..round_posts import opening_post
-    from ..orchestrator import game_folder
+    from ..host.round_posts import opening_post
     post = opening_post(store)
-    folder = game_folder(store)
+    folder = store.host_folder()
     if folder is not None:   # beside the game, for a host who pastes by hand (not in pictures/, which resolve keeps)
         for name, data in post.pictures.items():
             (folder / "announcements").mkdir(exist_ok=True)
@@ -77,7 +77,7 @@ def _opening(store, webhook) -> None:
 
 def _post_or_say(webhook, messages, files) -> None:
     """Post, or say which picture goes with the post: the text above is for pasting, so it holds no path."""
-    from ..announce import post_webhook
+    from ..host.announce import post_webhook
     if webhook:
         n = post_webhook(webhook, messages, files)
         click.echo(f"posted {n} message(s)" + (" and the picture" if files else "") + " to the webhook")

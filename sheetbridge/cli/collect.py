@@ -16,7 +16,7 @@ def command(folder, files, drop) -> None:
 
     A file is filed by the identity it carries, never by its name: another player's or another
     game's file is refused. A file replaced is moved to players/replaced/, never deleted."""
-    from ..collect import collect
+    from ..host.collect import collect
     from ..core.errors import UsageError
     wanted = list(files)
     if drop is not None:

@@ -16,7 +16,7 @@ def command(folder, key, value) -> None:
     Without KEY, lists what is pending and applies the values typed in the master's Decisions tab.
     A ranking is written "Cy, Ann, Bo"; a decision for a resolved round re-resolves from that round.
     """
-    from ..orchestrator import decide
+    from ..host.decide import decide
     res = decide(open_store(folder), key, value)
     for line in res.entered:
         click.echo(line)

@@ -14,7 +14,7 @@ from . import notice
 @click.option("--google", is_flag=True, help="Play it on Google Sheets (files shared with no one but you).")
 def command(game_id, out, seed, quiet, google) -> None:
     """Play a whole game through the same files and commands, and print the final standings."""
-    from ..orchestrator import demo, demo_files
+    from ..host.demo import demo, demo_files
     from ..sheets.xlsx import XlsxStore
     old = demo_files(out)          # refuses a folder that is not an earlier demo's output
     for path in old:               # only the files that demo wrote; anything else stays

@@ -14,7 +14,7 @@ from . import _opened
                                              "without it the facts include every player's secrets: the host's.")
 def command(folder, out, public) -> None:
     """Write the game's ledger, standings and facts as CSV (columns: docs/seasons.md)."""
-    from ..export import export_game
+    from ..host.export import export_game
     _opened[:] = [str(folder)]
     for path in export_game(folder, out, public):
         click.echo(f"wrote {path}")

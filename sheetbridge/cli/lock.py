@@ -11,7 +11,7 @@ from . import open_store
 def command(folder) -> None:
     """Lock the open round now: snapshot every Submission tab into the master (resolve uses it; later edits are
     named by status and not counted). On Google the Submission tabs become editable by the host only."""
-    from ..orchestrator import lock_submissions
+    from ..host.lock import lock_submissions
     res = lock_submissions(open_store(folder))
     for w in res.warnings:
         click.echo(f"warning: {w}")
@@ -22,5 +22,5 @@ def command(folder) -> None:
 @click.argument("folder", type=click.Path(path_type=Path))
 def reopen_command(folder) -> None:
     """Undo a lock: players can edit their submissions for the open round again."""
-    from ..orchestrator import reopen_submissions
+    from ..host.lock import reopen_submissions
     click.echo(reopen_submissions(open_store(folder)).message)

@@ -40,7 +40,7 @@ def install(folder) -> None:
     """Put the menu into the game's master spreadsheet through the Apps Script API (asks once for the
     extra permission to manage Apps Script projects, for this command only)."""
     from ..core.errors import UsageError
-    from ..orchestrator import read_config, write_config
+    from ..host.config import read_config, write_config
     from ..sheets import google as G
     cfg = read_config(folder)
     if cfg.get("backend", "xlsx") != "google":

@@ -28,8 +28,8 @@ def _who(key: str) -> str:
 def _season_players(season, players, garnets):
     """The game's players from the season: its balances are the opening garnets (nothing typed twice)."""
     from ..core.errors import UsageError
-    from ..orchestrator import PlayerInfo, parse_players
-    from ..season import open_season_store, players_for_game
+    from ..host.players import PlayerInfo, parse_players
+    from ..host.season import open_season_store, players_for_game
     if garnets:
         raise UsageError("--garnets and --season do not go together: the season's balances are the opening garnets")
     typed = parse_players(players) if players else []
@@ -78,7 +78,8 @@ def _drop_lock_only_folder(out: Path, made_folder: bool) -> None:
 def command(game_id, players, out, seed, garnets, options, google, force, season, cohosts=()) -> None:
     """Create a new game: the host's master workbook and one workbook per player."""
     from ..core.errors import UsageError
-    from ..orchestrator import new_game, parse_players
+    from ..host.new import new_game
+    from ..host.players import parse_players
     from ..sheets.store import NEW_PROGRESS_FILE
     from ..sheets.xlsx import XlsxStore
     if not season and not players:   # required unless a season names them: click's own message
@@ -104,7 +105,7 @@ def command(game_id, players, out, seed, garnets, options, google, force, season
     else:
         store = XlsxStore(out)
     if cohosts:
-        from ..cohosts import checked_cohosts
+        from ..host.cohosts import checked_cohosts
         cohosts = checked_cohosts(cohosts, plist)
     made_folder = not out.exists()
     try:

@@ -13,8 +13,8 @@ def command(folder, webhook) -> None:
     """Print a reminder for Discord: the open round's deadline (as Discord timestamps, shown in each reader's
     time zone) and who has not submitted yet, nothing else. `watch` posts it by itself at the times in the
     Config tab's reminders row."""
-    from ..announce import check_webhook, post_webhook
-    from ..round_posts import reminder
+    from ..host.announce import check_webhook, post_webhook
+    from ..host.round_posts import reminder
     if webhook:
         check_webhook(webhook)
     post = reminder(open_store(folder))

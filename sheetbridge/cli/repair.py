@@ -17,7 +17,7 @@ from . import open_store
 def command(folder, players, accept) -> None:
     """Redraw Submission, Results and Board tabs from the master's record; re-create missing or unreadable
     files. Entries a player typed for the open round are kept (also from a renamed Submission tab)."""
-    from ..orchestrator import accept_ledger_edits, repair
+    from ..host.repair import accept_ledger_edits, repair
     store = open_store(folder)
     if accept:
         accepted = accept_ledger_edits(store)

@@ -28,7 +28,7 @@ def show_record(rec, match) -> None:
 @click.option("--quiet", is_flag=True, help="Print only the summary line.")
 def command(folder, dry_run, round_no, allow_empty, quiet) -> None:
     """Resolve the open round: public board, private Results tabs, round log and ledger."""
-    from ..orchestrator import resolve
+    from ..host.resolve import resolve
     res = resolve(open_store(folder), dry_run=dry_run, round_no=round_no, allow_empty=allow_empty)
     for w in res.warnings:
         click.echo(f"warning: {w}")

@@ -1,5 +1,5 @@
 """`sheetbridge season new|add|status|export|eliminate|repair`: a season's book, a thin layer over
-:mod:`sheetbridge.season` (see docs/seasons.md for the order a host uses them)."""
+:mod:`sheetbridge.host.season` (see docs/seasons.md for the order a host uses them)."""
 from pathlib import Path
 
 import click
@@ -9,7 +9,7 @@ from . import _opened, notice
 
 def _store(folder: Path):
     """The season's store; the fixes errors suggest name this folder."""
-    from ..season import open_season_store
+    from ..host.season import open_season_store
     _opened[:] = [str(folder)]
     return open_season_store(folder, progress=notice)
 
@@ -29,8 +29,8 @@ def group() -> None:
 def new_command(name, players, out, garnets, google) -> None:
     """Create a season book."""
     from ..core.errors import UsageError
-    from ..orchestrator import parse_players
-    from ..season import SEASON_FILE, SeasonXlsxStore, new_season
+    from ..host.players import parse_players
+    from ..host.season import SEASON_FILE, SeasonXlsxStore, new_season
     if (out / SEASON_FILE).exists():
         raise UsageError(f"{out} already holds a season; choose another --out")
     plist = parse_players(players, garnets)
@@ -49,8 +49,8 @@ def new_command(name, players, out, garnets, google) -> None:
 @click.argument("game_folder", type=click.Path(path_type=Path))
 def add_command(folder, game_folder) -> None:
     """Post an ended game's ledger, Tokens of Life and Elimination Candidate into the season, once."""
-    from ..orchestrator import open_store
-    from ..season import add_game
+    from ..host.session import open_store
+    from ..host.season import add_game
     season_store = _store(folder)
     res = add_game(season_store, open_store(game_folder, progress=notice), location=str(game_folder))
     click.echo(res.message)
@@ -61,7 +61,7 @@ def add_command(folder, game_folder) -> None:
 def status_command(folder) -> None:
     """Standings: garnets, Tokens of Life, Elimination Candidates, who is still in; games posted."""
     from ..core.season import games_table, standings
-    from ..season import load_season
+    from ..host.season import load_season
     ld = load_season(_store(folder))
     s = ld.season
     click.echo(f"Season {s.name}: {len(s.games)} game(s) posted.")
@@ -80,7 +80,7 @@ def status_command(folder) -> None:
               help="Folder for the CSV files (default: FOLDER/export).")
 def export_command(folder, out) -> None:
     """The season's ledger, standings and games as CSV (columns: docs/seasons.md)."""
-    from ..export import export_season
+    from ..host.export import export_season
     _opened[:] = [str(folder)]
     for path in export_season(folder, out):
         click.echo(f"wrote {path}")
@@ -92,7 +92,7 @@ def export_command(folder, out) -> None:
 @click.option("--after", default="", help="The game after which the player left (default: the last posted).")
 def eliminate_command(folder, player, after) -> None:
     """Mark a player out of the season (after a Death Match); the next `new --season` leaves them out."""
-    from ..season import eliminate
+    from ..host.season import eliminate
     click.echo(eliminate(_store(folder), player, after))
 
 
@@ -102,7 +102,7 @@ def eliminate_command(folder, player, after) -> None:
               help="Accept hand edits of the season's Ledger or Record tab: correcting rows are booked.")
 def repair_command(folder, accept) -> None:
     """Accept hand edits of the season's ledger (every season command refuses them until then)."""
-    from ..season import accept_ledger_edits
+    from ..host.season import accept_ledger_edits
     notes = accept_ledger_edits(_store(folder))
     for line in notes:
         click.echo(line)

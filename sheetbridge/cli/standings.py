@@ -13,7 +13,7 @@ from . import open_store
 def command(folder, public: bool, player: str | None) -> None:
     """Print the standings the master's Standings tab shows (the host's view unless --public or --player)."""
     from ..core.facts import HOST
-    from ..orchestrator import load
+    from ..host.session import load
     from ..core.errors import UsageError
     store = open_store(folder)
     with store.lock("standings"):

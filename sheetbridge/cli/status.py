@@ -3,7 +3,7 @@ from pathlib import Path
 
 import click
 
-from ..host_lines import listed
+from ..host.lines import listed
 from . import open_store
 
 
@@ -20,7 +20,7 @@ def status_line(line) -> str:
 @click.argument("folder", type=click.Path(path_type=Path))
 def command(folder) -> None:
     """Show who has and has not submitted for the open round, and whether it is valid."""
-    from ..orchestrator import status
+    from ..host.status import status
     ld, lines = status(open_store(folder))
     m = ld.match
     for w in ld.warnings:

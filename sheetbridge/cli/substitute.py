@@ -1,5 +1,5 @@
 """`sheetbridge substitute DIR OLD NEW [--email ...] [--show-history yes|no]`: a player drops out and a
-new one takes over the seat, its history and balance (see sheetbridge/substitute.py)."""
+new one takes over the seat, its history and balance (see sheetbridge/host/substitute.py)."""
 from pathlib import Path
 
 import click
@@ -8,7 +8,7 @@ from . import notice, open_store
 
 
 def _season(folder: Path):
-    from ..season import load_season, open_season_store
+    from ..host.season import load_season, open_season_store
     store = open_season_store(folder, progress=notice)
     load_season(store)   # a season folder that is not one says so now
     return store
@@ -27,14 +27,14 @@ def _season(folder: Path):
 def command(folder, old, new, email, history, season) -> None:
     """Give OLD's seat to NEW: balance and history kept, a new private file for NEW (on Google, OLD loses
     access), recorded so undo and replay keep it."""
-    from ..substitute import substitute
+    from ..host.substitute import substitute
     store = open_store(folder)
     season_store = _season(season) if season else None   # opened first: a wrong folder stops before anything
     res = substitute(store, old, new, email=email, history=history == "yes", progress=lambda s: click.echo("  " + s))
     click.echo(res.message + (f"; {res.transferred} garnet(s) carried over in the ledger" if res.transferred else ""))
     click.echo(f"Send {res.new} their own file: {res.location}")
     if season_store is not None:
-        from ..season import add_player, load_season
+        from ..host.season import add_player, load_season
         if any(p.casefold() == res.new.casefold() for p in load_season(season_store).season.players):
             click.echo(f"{res.new} is already a player of the season.")
         else:

@@ -12,6 +12,6 @@ from . import open_store
               help="Only undo if this is the last resolved round; once it is undone, running again changes nothing.")
 def command(folder, round_no) -> None:
     """Undo the last resolved round (state, ledger and tabs are recomputed, not patched)."""
-    from ..orchestrator import undo
+    from ..host.undo import undo
     res = undo(open_store(folder), round_no=round_no)
     click.echo(res.message + (f" ({len(res.written)} file(s) written)" if res.action != "nothing" else ""))

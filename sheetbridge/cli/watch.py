@@ -16,7 +16,7 @@ from . import open_store
 def command(folder, interval, polls, webhook) -> None:
     """Keep running on your computer while you use the Sheetbridge menu in the master spreadsheet: it runs
     each menu request with the same commands as the CLI, and locks submissions at the Config tab's deadline."""
-    from ..watch import Watcher
+    from ..host.watch import Watcher
     w = Watcher(open_store(folder), interval=max(5.0, interval), webhook=webhook, log=click.echo)
     click.echo(f"watching {folder} as {w.watcher_id}, every {w.interval:g} s (Ctrl-C to stop)")
     try:

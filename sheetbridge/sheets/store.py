@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Mapping, MutableMapping, Sequence
 
 from .model import Rect, TabData
@@ -59,12 +60,38 @@ class Book(ABC):
 
 
 class Store(ABC):
-    """Where one game's books live: a folder of .xlsx files or a set of Google spreadsheets."""
+    """Where one game's books live: a folder of .xlsx files or a set of Google spreadsheets.
 
-    embeds_pictures = False   # whether a tab's images are written (xlsx); the board then gets a Picture tab
+    Everything the host uses is declared here, with the default of a backend that lacks it, so the
+    host never asks a store what it is: a backend overrides what it offers."""
+
+    embeds_pictures: bool = False   # whether a tab's images are written (xlsx); the board then gets a Picture tab
     # Whether writing one cell saves the whole book (xlsx): the master is then written only under the
     # game's lock, and what `watch` writes every poll (its heartbeat) goes to a file of its own.
-    rewrites_whole_book = False
+    rewrites_whole_book: bool = False
+    # Whether the players' Submission tabs are protected while a round is locked (Google); a folder's
+    # files cannot be, so a locked round's form says so instead.
+    locks_forms: bool = False
+    # Whether each player's picture is a file of its own linked from their Results tab (Google, see
+    # google/pictures.py), rather than embedded in the tab.
+    links_pictures: bool = False
+    # The folder whose files are the books (xlsx); None when they live elsewhere (Google).
+    folder: Path | None = None
+    # The host's folder of a game whose books live elsewhere (a Google game's pointer file and caches).
+    game_folder: Path | None = None
+    # The game's id when the store knows it from the folder's config: saves a metadata read at load.
+    game_id: str | None = None
+    # Who the game's lock names as its holder (Google co-hosts: the one who asked in the menu);
+    # None: the store's lock names this computer.
+    lock_who: str | None = None
+
+    def host_folder(self) -> Path | None:
+        """The host's folder of this game: the books' folder, or the pointer file's; None if neither."""
+        return self.folder if self.folder is not None else self.game_folder
+
+    def config_extra(self) -> dict[str, Any]:
+        """What the backend keeps in the game folder's sheetbridge.json beside the game and its files."""
+        return {}
 
     @abstractmethod
     def create(self, key: str, title: str, tabs: Mapping[str, TabData],
@@ -93,12 +120,12 @@ class Store(ABC):
         """Remove what a killed run left behind (temporary files). Called while holding the lock."""
         return None
 
-    # Ids a store needs to avoid metadata reads (Google sheet ids). The orchestrator
+    # Ids a store needs to avoid metadata reads (Google sheet ids). The host
     # keeps them in the master workbook: export before writing it, import after reading it.
-    def export_cache(self) -> dict:
+    def export_cache(self) -> dict[str, Any]:
         return {}
 
-    def import_cache(self, data: Mapping) -> None:
+    def import_cache(self, data: Mapping[str, Any]) -> None:
         return None
 
     def prepare_write(self, key: str, location: str | None, tabs: Mapping[str, TabData]) -> bool:
@@ -120,11 +147,12 @@ class Store(ABC):
         ("another sheetbridge is working on this game (resolve since 12:03 UTC, pid 4411)..."),
         when another process holds it. Re-entrant within one process."""
 
-    # Creating a game (orchestrator.new_game): every book is created and filled, then shared.
+    # Creating a game (host/new.py): every book is created and filled, then shared.
     def begin_creation(self, journal: MutableMapping[str, Any], save: Callable[[], None]) -> None:
         """`new` is about to create books: record each one in ``journal["books"]`` as soon as
         it exists (and ``save()``), and reuse the ones an earlier, failed run recorded there.
         Books in a folder are simply written again: nothing to do."""
+        return None
 
     def end_creation(self) -> list[str]:
         """Every book is written: remove leftovers of earlier failed runs that this game does
@@ -135,3 +163,4 @@ class Store(ABC):
               writer_email: str | None = None) -> None:
         """Give exactly these people access to a created book (Google); files in a folder are
         handed out by the host: nothing to do."""
+        return None

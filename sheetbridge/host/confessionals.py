@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 from urllib.parse import urlsplit
 
-from .core.errors import SheetbridgeError, UsageError
+from ..core.errors import SheetbridgeError
 
 WEBHOOK_HEADER = "confessional webhook"
 PREFIX_CHARS = 4          # of the webhook's path after /webhooks/ (its channel's id): enough to tell them apart
@@ -107,22 +107,3 @@ def deliveries(private: Mapping[str, Sequence[str]], pictures: Mapping[str, byte
         what = f"{n} message(s)" + (" and their picture" if files else "")
         out.append(Delivery(player, True, f"posted {player}'s confessional ({what}) to {shown}"))
     return out
-
-
-def post_confessionals(store, round_no: int | None = None, post: Callable[..., int] | None = None,
-                       players: Sequence[str] | None = None) -> tuple[int, list[Delivery]]:
-    """The round's confessionals (the last resolved round's by default), each posted to its player's
-    webhook from the master's Players tab (``players``: only theirs). Returns the round and what
-    happened to each player's."""
-    from . import orchestrator as O
-    from .announce import post_webhook
-    from .sheets import layout as L
-    ann = O.announcement(store, round_no)
-    ld = O.load(store)
-    config = L.tab_name("config")
-    public = O._read_setting(ld.master.read([config])[config], "webhook")
-    unknown = [p for p in players or () if p not in ld.match.players]
-    if unknown:
-        raise UsageError(f"--player {unknown[0]}: not a player of this game; players: {', '.join(ld.match.players)}")
-    private = {p: msgs for p, msgs in ann.private.items() if not players or p in players}
-    return ann.round, deliveries(private, ann.pictures, ld.webhooks, public, ann.round, post or post_webhook)

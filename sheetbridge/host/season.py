@@ -16,16 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .core import integrity
-from .core.errors import ConfigError, LedgerError, SheetbridgeError, UsageError, WorkbookError
-from .core.ledger import LedgerRow
-from .core.match import Match
-from .core.season import (GAMES_COLUMNS, STANDINGS_COLUMNS, GameSummary, PostResult, Season, SeasonError,
+from ..core import integrity
+from ..core.errors import ConfigError, LedgerError, SheetbridgeError, UsageError, WorkbookError
+from ..core.ledger import LedgerRow
+from ..core.match import Match
+from ..core.season import (GAMES_COLUMNS, STANDINGS_COLUMNS, GameSummary, PostResult, Season, SeasonError,
                           games_table, post, standings)
-from .sheets import layout as L
-from .sheets.model import TabData
-from .sheets.store import MASTER, Store
-from .sheets.xlsx import XlsxStore
+from ..sheets import layout as L
+from ..sheets.model import TabData
+from ..sheets.store import MASTER, Store
+from ..sheets.xlsx import XlsxStore
 
 SEASON_FILE = "season.json"
 BOOK_FILE = "season.xlsx"
@@ -62,7 +62,7 @@ def open_season_store(folder: str | Path, progress: Progress | None = None) -> S
     folder = Path(folder)
     cfg = read_season_config(folder)
     if cfg.get("backend") == "google":
-        from .sheets.google import open_google_store
+        from ..sheets.google import open_google_store
         return open_google_store({**cfg, "folder": str(folder)}, progress=progress)
     return SeasonXlsxStore(folder)
 
@@ -92,7 +92,7 @@ def new_season(name: str, players: Sequence[Any], store: Store, *, garnets: int 
     if folder is not None:
         backend = "xlsx" if isinstance(store, XlsxStore) else "google"
         cfg = {"backend": backend, "season": name, "master": info.location,
-               **getattr(store, "config_extra", lambda: {})()}
+               **store.config_extra()}
         folder.mkdir(parents=True, exist_ok=True)
         (folder / SEASON_FILE).write_text(json.dumps(cfg, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     ld.revision = 1
@@ -169,7 +169,7 @@ def summarize(match: Match) -> GameSummary:
 
 def add_game(season_store: Store, game_store: Store, location: str = "") -> PostResult:
     """`season add`: post the game in `game_store` into the season exactly once (see core/season.py)."""
-    from .orchestrator import load
+    from .session import load
     with season_store.lock("season add"):
         ld = load_season(season_store)
         with game_store.lock("season add"):
@@ -210,7 +210,7 @@ def accept_ledger_edits(season_store: Store) -> list[str]:
 def players_for_game(season_store: Store, names: Sequence[str] | None = None) -> list[Any]:
     """`new GAME --season`: the season's players still in (or those of `names`), with their emails and
     season balances as the game's opening garnets."""
-    from .orchestrator import PlayerInfo
+    from .players import PlayerInfo
     s = load_season(season_store).season
     still = s.still_in()
     chosen = list(names) if names else still

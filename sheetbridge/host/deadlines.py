@@ -9,7 +9,7 @@ The Config tab's deadline is what the host typed: "2026-11-24 15:00" (one moment
 - a one-time deadline earlier than the round's opening belongs to an earlier round: it is warned
   about, never applied (it would lock a round the moment it opens).
 
-Every function here takes "now" as an argument: the clock is read by the orchestrator alone.
+Every function here takes "now" as an argument: the clock is read in clock.py alone.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .core.errors import ConfigError, UsageError
+from ..core.errors import ConfigError, UsageError
 
 UTC = dt.timezone.utc
 
@@ -147,31 +147,3 @@ def new_deadline(text: str, current: dt.datetime | None, now: dt.datetime) -> dt
         raise UsageError(f"extend: {shown(at)} has already passed (it is {shown(now)}): give a later time, "
                          "or a longer grace period")
     return at
-
-
-def extend(store, text: str, *, progress=None):
-    """`sheetbridge extend DIR 2h`: move the open round's deadline (this round only) and say where to.
-    Writes the master alone, under the game's lock; returns the orchestrator's ResolveResult."""
-    from . import orchestrator as O
-    with store.lock("extend"):
-        ld, _ = O._load_for(store, None)
-        m = ld.match
-        if m.finished:
-            raise UsageError(f"{m.game.spec.name} is over: there is no deadline to extend")
-        folder = O._folder_hint(store)
-        if O._is_locked(ld):
-            raise UsageError(f"round {m.round} is already locked: run `sheetbridge reopen {folder}` first (players can "
-                             "edit again), then `sheetbridge extend`")
-        now = O.utc_now()
-        try:
-            state = O.deadline_state(ld, now) if ld.deadline or str(m.round) in ld.deadlines.extended else None
-        except ConfigError:   # a Config deadline that is not a time: the extension replaces it for this round
-            state = None
-        before = state.at if state is not None else None
-        at = new_deadline(text, before, parse_time(now))
-        ld.deadlines.extended[str(m.round)] = iso(at)
-        written = [O._commit(ld, progress)]
-        was = f"from {shown(before)} " if before is not None else ""
-        message = (f"round {m.round}'s deadline moved {was}to {shown(at)}; for Discord: {discord(at)}. "
-                   "It applies to this round only; `sheetbridge watch` locks the round then")
-        return O.ResolveResult("extended", message, None, m, written, [], ld.warnings)

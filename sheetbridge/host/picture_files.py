@@ -4,7 +4,7 @@
 the record like every book: :func:`plan_pictures` compares the folder with what the record
 says (every resolved round's pictures present, the last round's byte for byte, none of a
 round that is not resolved, such as an undone one) and returns the file changes that make
-them agree. The orchestrator publishes them with the books after the master's commit, so a
+them agree. The round transaction publishes them with the books after the master's commit, so a
 re-run after a cut-off run finishes the pictures exactly as it finishes the books.
 
 Each file is written atomically (a ``.tmp-*.png`` beside it, renamed into place);
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .core.errors import WorkbookError
-from .core.match import Match
-from .sheets.xlsx import replace_atomically
+from ..core.errors import WorkbookError
+from ..core.match import Match
+from ..sheets.xlsx import replace_atomically
 
 PICTURES_KEY = "pictures"        # the key of a picture file in a publication plan (books have theirs)
 PICTURES_DIR = "pictures"
@@ -35,7 +35,7 @@ def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
     rec = next((r for r in m.rounds if r.round == round_no), None)
     if rec is None or not rec.facts:
         return {}
-    from .core.facts import visible
+    from ..core.facts import visible
     from .tabs import board_picture
     ctx = m.context(round_no)
     out = {}

@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .core.errors import UsageError
-from .core.picture import Box, Dot, Label, Picture
-from .core.types import Block, FieldKind, Form, Report
+from ..core.errors import UsageError
+from ..core.picture import Box, Dot, Label, Picture
+from ..core.types import Block, FieldKind, Form, Report
 from .deadlines import discord
 
 COORDINATE = re.compile(r"^([A-Z])(\d{1,2})$")

@@ -8,14 +8,23 @@ still not counted unless the host reopens the round).
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping, Sequence
+
+
+def typed_entries(raw: Mapping[str, Any] | None) -> str:
+    """A submission's typed entries, canonical (blank cells are no entry), for comparing two reads."""
+    if not raw:
+        return ""
+    clean = {sec: [{k: str(v).strip() for k, v in row.items() if str(v).strip()} for row in rows]
+             for sec, rows in sorted(raw.items())}
+    return json.dumps(clean, sort_keys=True) if any(r for rows in clean.values() for r in rows) else ""
 
 
 def late_entries(ld, later: Sequence[str]) -> dict[str, dict[str, Any]]:
     """For `Match.resolve(late=...)`: who typed after the lock, when it was locked, and whether the snapshot
     held entries of theirs (then those were used; else the rules' default)."""
-    from .orchestrator import _entries
-    return {p: {"locked_at": ld.locked["at"], "kept": bool(_entries(ld.locked["raw"].get(p)))} for p in later}
+    return {p: {"locked_at": ld.locked["at"], "kept": bool(typed_entries(ld.locked["raw"].get(p)))} for p in later}
 
 
 def remember_lock(ld, typed_late: Mapping[str, Any]) -> None:
@@ -28,12 +37,11 @@ def restore_lock(ld, last) -> str:
     """Undo of `last` (a RoundRecord): lock it again as it was, with its late entries back in their tabs.
     Returns what the host should know, as the end of undo's line ("" when the round was not locked)."""
     from .deadlines import parse_time, shown
-    from .orchestrator import _entries
     kept = ld.lock_history.pop(str(last.round), None)
     if kept is None:
         return ""
     ld.locked = {"round": last.round, "at": kept["at"], "why": kept["why"],
-                 "raw": {p: raw for p, raw in last.raw.items() if _entries(raw)}}
+                 "raw": {p: raw for p, raw in last.raw.items() if typed_entries(raw)}}
     late = kept.get("late") or {}
     ld.saved.setdefault(str(last.round), {}).update(late)
     said = (f"; round {last.round} is locked again as it was at {shown(parse_time(kept['at']))} (resolve uses "
@@ -49,6 +57,6 @@ def locked_fill(ld, player: str) -> Mapping[str, Any] | None:
     """What a locked round's Submission tab shows when drawn again: on stores that lock the forms (Google)
     the snapshot; on files the player keeps (xlsx) what they typed last, if an undo kept it."""
     typed = ld.saved.get(str(ld.match.round), {})
-    if player in typed and not getattr(ld.store, "locks_forms", False):
+    if player in typed and not ld.store.locks_forms:
         return typed[player]
     return ld.locked["raw"].get(player)

@@ -1,30 +1,28 @@
 """What each book shows, drawn from a Match: the master's tabs, a player's tabs, the board.
 
-Rendering only: the orchestrator decides when and where these are written. Every
+Rendering only: the host's commands decide when and where these are written. Every
 private tab comes from :meth:`Match.player_report`, the one per-player view.
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from .core import integrity
-from .core.decisions import ballots_text, pending_text
+from ..core import integrity
+from ..core.decisions import ballots_text, pending_text
+from ..core.match import Match
+from ..sheets import layout as L
+from ..sheets.model import CellData, TabData, TabImage
+from ..sheets.store import Store
 from .confessionals import WEBHOOK_HEADER
-from .core.match import Match
-from .sheets import layout as L
-from .sheets.model import CellData, TabData, TabImage
-from .sheets.store import Store
-
-if TYPE_CHECKING:
-    from .orchestrator import PlayerInfo
+from .players import PlayerInfo
 
 
 def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mapping[str, str], board: str,
                 store: Store, warnings: Sequence[str] = (),
                 record_extra: Mapping[str, Any] | None = None,
                 webhooks: Mapping[str, str] | None = None) -> dict[str, TabData]:
-    """The master's tabs; `record_extra` adds orchestrator bookkeeping to the record (revision, saved entries);
+    """The master's tabs; `record_extra` adds the host's bookkeeping to the record (revision, saved entries);
     `webhooks`: each player's confessional webhook as the host typed it (kept in the Players tab only,
     never in the record: confessionals.py)."""
     m = ld_match
@@ -231,13 +229,13 @@ def board_picture(m: Match, round_no: int) -> Any:
     rec = next((r for r in m.rounds if r.round == round_no), None)
     if rec is None or not rec.facts:
         return None
-    from .core.facts import visible
+    from ..core.facts import visible
     return m.game.picture(visible(rec.facts, None), None, m.context(round_no))
 
 
 def picture_tab(m: Match) -> TabData:
     """A title naming the round, and the round's board picture below it."""
-    from .core.types import Report
+    from ..core.types import Report
     last = m.rounds[-1].round if m.rounds else None
     pic = board_picture(m, last) if last is not None else None
     if last is None:

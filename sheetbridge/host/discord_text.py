@@ -22,7 +22,7 @@ import unicodedata
 from collections import Counter
 from typing import Sequence
 
-from .core.types import Cell
+from ..core.types import Cell
 
 MAX_KEY_SYMBOLS = 8   # a key line lists at most this many symbols of one colour
 BOARD_CELL = 3   # cells at most this wide are board squares: columns joined by spaces, not " | "

@@ -19,9 +19,9 @@ import hashlib
 import json
 from typing import Mapping, Sequence
 
-from .core.errors import WorkbookError
-from .sheets.model import CellData, Rect, TabData
-from .sheets.store import BOARD, player_key
+from ..core.errors import WorkbookError
+from ..sheets.model import CellData, Rect, TabData
+from ..sheets.store import BOARD, player_key
 
 IDENTITY_TAB = "Identity"
 _OWNER, _FILE_ID = "this file belongs to", "file id"

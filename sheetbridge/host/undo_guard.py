@@ -16,8 +16,8 @@ True
 """
 from __future__ import annotations
 
-from .core.errors import UsageError
-from .core.match import Match
+from ..core.errors import UsageError
+from ..core.match import Match
 
 
 def undo_target(match: Match, round_no: int | None) -> str | None:

@@ -12,7 +12,7 @@ game's lock or into a file of its own:
 - the Control tab is created, and a request is claimed, run and answered, all while holding the
   game's lock, checked afresh there: a second watcher, or a CLI command, is refused the lock and
   finds the row answered once it gets it; a request runs exactly once;
-- the Preview tab and the deadline lock take the game's lock themselves (orchestrator), and the
+- the Preview tab and the deadline lock take the game's lock themselves (host/media.py, host/lock.py), and the
   deadline is judged again under it.
 """
 from __future__ import annotations
@@ -23,10 +23,9 @@ import tempfile
 from pathlib import Path
 
 from . import control as C
-from . import orchestrator as O
-from .core.errors import GameBusy
-from .sheets.store import MASTER, Book, Store
-from .sheets.xlsx import HEARTBEAT_FILE
+from ..core.errors import GameBusy
+from ..sheets.store import MASTER, Book, Store
+from ..sheets.xlsx import HEARTBEAT_FILE
 
 TAKE_OVER_AFTER = 15 * 60.0   # seconds: a request another watcher took and never answered is taken over
 CLAIMABLE = ("claimed", "running")   # "claimed": written by watchers before the claim went under the lock
@@ -43,7 +42,7 @@ def heartbeat_cells(store: Store, beat: C.Heartbeat) -> dict[tuple[int, int], st
     """The Control tab's cells that carry `beat`, to write with other cells of it in one request (Google);
     on xlsx the beat goes to its own file at once, and no cell of the master."""
     if store.rewrites_whole_book:
-        folder = O.game_folder(store)
+        folder = store.host_folder()
         if folder is not None:
             _write_json_atomic(folder / HEARTBEAT_FILE, {"at": beat.at, "watcher": beat.watcher,
                                                          "interval": beat.interval})
@@ -54,7 +53,7 @@ def heartbeat_cells(store: Store, beat: C.Heartbeat) -> dict[tuple[int, int], st
 def read_heartbeat(store: Store) -> C.Heartbeat:
     """The last heartbeat, wherever this backend keeps it (empty if no watcher ever beat)."""
     if store.rewrites_whole_book:
-        folder = O.game_folder(store)
+        folder = store.host_folder()
         try:
             data = json.loads((folder / HEARTBEAT_FILE).read_text(encoding="utf-8")) if folder else {}
         except (OSError, ValueError):

@@ -23,9 +23,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from . import identity as ID
-from .core.errors import UsageError
-from .orchestrator import (Loaded, PlayerInfo, _commit, _plan, _read_every_book, _write_all, load)
-from .sheets.store import BOARD, BookInfo, Store, player_key
+from ..core.errors import UsageError
+from ..sheets.store import BOARD, BookInfo, Store, player_key
+from .books import read_every_book
+from .players import PlayerInfo
+from .session import Loaded, load
+from .transaction import commit, plan, write_all
 from .tabs import player_tabs
 
 Progress = Callable[[str], None]
@@ -55,10 +58,10 @@ def substitute(store: Store, old: str, new: str, *, email: str = "", history: bo
             return _finish(ld, done, progress, earlier=True)
         if old not in m.players:
             raise UsageError(f"{old!r} is not a player of this game; players are {', '.join(m.players)}")
-        books = _read_every_book(ld, "substitute")   # every book readable before anything is written
-        pending = _plan(ld, books)
+        books = read_every_book(ld, "substitute")   # every book readable before anything is written
+        pending = plan(ld, books)
         if pending:   # an earlier command was cut off while publishing: finish it first
-            _write_all(ld, pending, progress)
+            write_all(ld, pending, progress)
         rows = m.substitute(old, new, history=history)
         seat = m.seats[-1]
         new = seat["new"]
@@ -72,7 +75,7 @@ def substitute(store: Store, old: str, new: str, *, email: str = "", history: bo
         tabs = ID.with_identity(player_tabs(m, new), key, ld.identities)
         info = store.create(key, title, tabs)   # shared with nobody until the master records it
         ld.locations[new] = info.location
-        written = [info.location, _commit(ld, progress)]
+        written = [info.location, commit(ld, progress)]
         res = _finish(ld, seat, progress)
         res.written = written + res.written
         res.transferred = sum(r.change for r in rows if r.player == new)
@@ -84,8 +87,8 @@ def _finish(ld: Loaded, seat: dict, progress: Progress | None, earlier: bool = F
     player's file with them and take the old player's access away (Google)."""
     m, store = ld.match, ld.store
     old, new = seat["old"], seat["new"]
-    books = _read_every_book(ld, "substitute")
-    written = _write_all(ld, _plan(ld, books), progress, checked=False)
+    books = read_every_book(ld, "substitute")
+    written = write_all(ld, plan(ld, books), progress, checked=False)
     emails = {p.name: p.email for p in ld.players if p.email}
     if new in emails:
         store.share(BookInfo(player_key(new), ld.locations[new], f"{m.game.spec.name}: {new}"),
@@ -110,5 +113,5 @@ def _old_location(ld: Loaded, old: str) -> str:
     """Where the old player's spreadsheet is (kept in the record's locations); "" for a folder, whose
     files the host hands out (the old file stays in players/, no longer read, and refused by its identity
     if put in another's place)."""
-    from .sheets.xlsx import XlsxStore
+    from ..sheets.xlsx import XlsxStore
     return "" if isinstance(ld.store, XlsxStore) else ld.locations.get(old, "")

@@ -20,9 +20,14 @@ from typing import Callable
 
 from . import control as C
 from . import control_writes as W
-from . import orchestrator as O
-from .core.errors import GameBusy, SheetbridgeError, UsageError
-from .sheets.store import Book, Store
+from ..core.errors import GameBusy, SheetbridgeError, UsageError
+from ..sheets.store import Book, Store
+from . import clock, media
+from .lock import deadline_due, deadline_state, deadline_warning, lock_submissions, reopen_submissions
+from .resolve import resolve
+from .session import Loaded, ResolveResult, load
+from .status import status
+from .undo import undo
 
 
 TAKE_OVER_AFTER = W.TAKE_OVER_AFTER   # seconds: a claimed request not done by then is taken over
@@ -43,7 +48,7 @@ class Watcher:
     store: Store
     interval: float = 15.0
     watcher_id: str = field(default_factory=lambda: f"{socket.gethostname()}/{os.getpid()}")
-    now: Callable[[], str] = O.utc_now
+    now: Callable[[], str] = clock.utc_now
     sleep: Callable[[float], None] = time.sleep
     log: Callable[[str], None] = lambda line: None
     webhook: str | None = None
@@ -54,21 +59,21 @@ class Watcher:
     def poll(self) -> list[str]:
         """Read the master once, beat, lock at the deadline, answer queued requests. Returns what it did."""
         done: list[str] = []
-        ld = O.load(self.store, extra_tabs=[C.TAB])
+        ld = load(self.store, extra_tabs=[C.TAB])
         if C.TAB not in ld.extra:
             busy = W.ensure_control_tab(self.store)
             if busy is not None:
                 return [f"waiting to create the Control tab: {busy}"]
         self.beat()
         now = self.now()
-        warning = O.deadline_warning(ld, now)
+        warning = deadline_warning(ld, now)
         if warning and warning not in self._told:
             self._told.add(warning)
             done.append(f"deadline: {warning}")
-        if O.deadline_due(ld, now):
+        if deadline_due(ld, now):
             from .deadlines import shown
-            when = shown(O.deadline_state(ld, now).at)
-            res = self._guarded(lambda: O.lock_submissions(self.store, why=f"deadline {when}", due_at=now))
+            when = shown(deadline_state(ld, now).at)
+            res = self._guarded(lambda: lock_submissions(self.store, why=f"deadline {when}", due_at=now))
             done.append(f"deadline: {res}")
         reminded = self._remind(ld, now)
         if reminded:
@@ -78,7 +83,7 @@ class Watcher:
                 done.append(self.answer(ld.master, req))
         return done
 
-    def _remind(self, ld: O.Loaded, now: str) -> str | None:
+    def _remind(self, ld: Loaded, now: str) -> str | None:
         """The Config tab's reminders before the deadline, each posted once (round_posts.py)."""
         from . import round_posts
         try:
@@ -144,11 +149,11 @@ class Watcher:
 
     def run(self, req: C.Request, progress: Callable[[str], None]) -> str:
         s, a = self.store, req.action
-        if hasattr(s, "lock_who"):   # the lock names the (co-)host who asked in the menu, else this computer's
+        if s.lock_who is not None:   # the lock names the (co-)host who asked in the menu, else this computer's
             own = self.__dict__.setdefault("own_lock_name", s.lock_who)
             s.lock_who = req.asked_by or own
         if a == "status":
-            ld, lines = O.status(s)
+            ld, lines = status(s)
             if ld.match.finished:
                 return f"{ld.match.game.spec.name} is over"
             groups: dict[str, list[str]] = {}
@@ -159,22 +164,22 @@ class Watcher:
             return (f"round {ld.match.round}: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in groups.items())
                     + "".join(f"; warning: {w}" for w in ld.warnings))
         if a == "preview":
-            res = O.resolve(s, dry_run=True, allow_empty=True)
-            O.write_preview(s, res)
+            res = resolve(s, dry_run=True, allow_empty=True)
+            media.write_preview(s, res)
             return res.message + "; the whole preview is in the master's Preview tab"
         if a == "resolve":   # the round it was asked for: a request that waited never resolves the next one
-            res = O.resolve(s, allow_empty=True, progress=progress, request_id=req.id, round_no=_round(req))
+            res = resolve(s, allow_empty=True, progress=progress, request_id=req.id, round_no=_round(req))
         elif a == "undo":
-            res = O.undo(s, progress=progress, request_id=req.id, round_no=_round(req), from_menu=True)
+            res = undo(s, progress=progress, request_id=req.id, round_no=_round(req), from_menu=True)
         elif a == "lock":
-            res = O.lock_submissions(s, request_id=req.id, progress=progress, why=f"locked by {req.asked_by or 'the host'}")
+            res = lock_submissions(s, request_id=req.id, progress=progress, why=f"locked by {req.asked_by or 'the host'}")
         elif a == "reopen":
-            res = O.reopen_submissions(s, request_id=req.id, progress=progress)
+            res = reopen_submissions(s, request_id=req.id, progress=progress)
         else:   # announce
-            return O.post_announcement(s, self.webhook, request_id=req.id)
+            return media.post_announcement(s, self.webhook, request_id=req.id)
         return res.message
 
-    def _guarded(self, fn: Callable[[], O.ResolveResult]) -> str:
+    def _guarded(self, fn: Callable[[], ResolveResult]) -> str:
         try:
             return fn().message
         except SheetbridgeError as e:

@@ -2,7 +2,7 @@
 
 The menu (an Apps Script bound to the master, sheetbridge/appscript/Menu.gs) cannot run
 Python: it appends a request row to the master's Control tab. `sheetbridge watch DIR`, on the
-host's computer, polls that tab, runs the request through the orchestrator, and writes the
+host's computer, polls that tab, runs the request through the host's commands, and writes the
 status, progress and result back into the request's own cells, and a heartbeat the menu reads
 to tell the host when nothing is listening.
 
@@ -28,7 +28,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Sequence
 
-from .sheets.model import CellData, TabData
+from ..sheets.model import CellData, TabData
 
 TAB = "Control"
 HEADER = ["id", "action", "round", "asked by", "asked at", "status", "progress", "result", "handled by"]

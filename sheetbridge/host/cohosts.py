@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .core.errors import UsageError
-from .orchestrator import CONFIG_FILE, _commit, load, read_config, write_config
-from .sheets.store import BOARD, MASTER, BookInfo, Store
+from ..core.errors import UsageError
+from ..sheets.store import BOARD, MASTER, BookInfo, Store
+from .config import CONFIG_FILE, read_config, write_config
+from .session import load
+from .transaction import commit
 
 
 def checked_cohosts(emails: Sequence[str], players: Sequence = ()) -> list[str]:
@@ -38,7 +40,7 @@ def checked_cohosts(emails: Sequence[str], players: Sequence = ()) -> list[str]:
 def share_with_cohosts(store: Store, emails: Sequence[str]) -> list[str]:
     """Add co-hosts to a game (Google): recorded in the master, then the master shared with every co-host
     as writer and the board with the players and co-hosts as readers. Returns the co-hosts now."""
-    if not hasattr(store, "master_id"):
+    if store.folder is not None:   # a folder's files are handed out by the host
         raise UsageError("co-hosts share Google spreadsheets; an xlsx game's files are handed out by the host")
     with store.lock("share"):
         ld = load(store)
@@ -46,8 +48,8 @@ def share_with_cohosts(store: Store, emails: Sequence[str]) -> list[str]:
         cohosts = ld.cohosts + [e for e in added if e not in ld.cohosts]
         if cohosts != ld.cohosts:
             ld.cohosts = cohosts
-            _commit(ld)
-        folder = getattr(store, "game_folder", None)
+            commit(ld)
+        folder = store.game_folder
         if folder is not None and (folder / CONFIG_FILE).is_file():   # so this computer's lock names its host
             write_config(folder, {**read_config(folder), "cohosts": cohosts})
         store.share(BookInfo(MASTER, ld.master.location, "master"), writer_email=",".join(cohosts))

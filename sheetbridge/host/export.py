@@ -16,12 +16,12 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .core.facts import PUBLIC, visible
-from .core.integrity import HEADER, chain
-from .core.ledger import LedgerRow
-from .core.match import Match
-from .core.season import GAMES_COLUMNS, STANDINGS_COLUMNS, Season, games_table, standings
-from .core.types import to_json
+from ..core.facts import PUBLIC, visible
+from ..core.integrity import HEADER, chain
+from ..core.ledger import LedgerRow
+from ..core.match import Match
+from ..core.season import GAMES_COLUMNS, STANDINGS_COLUMNS, Season, games_table, standings
+from ..core.types import to_json
 
 LEDGER_COLUMNS = (*HEADER, "balance_after")
 GAME_STANDINGS_COLUMNS = ("player", "rank", "score", "score_text", "garnets", "winner", "loser",
@@ -107,7 +107,7 @@ def write_csv(frames: Mapping[str, Any], out: Path, prefix: str) -> list[Path]:
 
 def export_game(folder: str | Path, out: Path | None = None, public: bool = False) -> list[Path]:
     """`sheetbridge export DIR`: the game's tables as CSV in ``OUT`` (default ``DIR/export``)."""
-    from .orchestrator import load, open_store
+    from .session import load, open_store
     store = open_store(folder)
     with store.lock("export"):
         match = load(store).match

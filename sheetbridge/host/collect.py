@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from ..core.errors import UsageError
 from . import identity as ID
-from .core.errors import UsageError
-from .sheets.store import player_key
+from .session import load as load_game
 
 REPLACED, SET_ASIDE = "replaced", "set-aside"
 _MODIFIED = re.compile(rb"<dcterms:modified[^>]*>([^<]+)</dcterms:modified>")
@@ -165,11 +165,10 @@ def _inside(path: Path, folder: Path) -> bool:
 
 def collect(store, files: Sequence[str | os.PathLike], *, load=None) -> list[CollectNote]:
     """File returned player workbooks by their identity, holding the game's lock; see the module."""
-    from .orchestrator import load as load_game
-    folder = Path(getattr(store, "folder", "") or "")
-    if not getattr(store, "folder", None):
+    if store.folder is None:
         raise UsageError("collect files returned xlsx files into a game folder; a Google game's players "
                          "type into their own spreadsheets, so there is nothing to collect")
+    folder = Path(store.folder)
     paths = list(dict.fromkeys(Path(f) for f in files))
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:

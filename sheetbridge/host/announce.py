@@ -28,8 +28,8 @@ from typing import Callable, Sequence
 import requests
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from .core.errors import BackendError, UsageError
-from .core.types import Report
+from ..core.errors import BackendError, UsageError
+from ..core.types import Report
 from .discord_text import grid_lines, legend_key
 
 DISCORD_LIMIT = 2000

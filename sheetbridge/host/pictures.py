@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .core.picture import Box, Dot, Label, Line, Picture
+from ..core.picture import Box, Dot, Label, Line, Picture
 
 
 def _rgb(hex_rgb: str | None) -> tuple[int, int, int] | None:
@@ -93,8 +93,8 @@ def png_bytes(picture: Picture, scale: float = 1.0) -> bytes:
 
 
 def save_png(picture: Picture, path: str | os.PathLike, scale: float = 1.0) -> Path:
-    """Write the PNG atomically (a temporary file renamed into place)."""
-    from .picture_files import write_atomically
+    """Write the PNG atomically (a temporary file renamed into place, as picture_files.py writes them)."""
+    from ..sheets.xlsx import replace_atomically
     path = Path(path)
-    write_atomically(path, png_bytes(picture, scale))
+    replace_atomically(path, png_bytes(picture, scale))
     return path

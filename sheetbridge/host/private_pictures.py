@@ -7,7 +7,7 @@ the last resolved round's picture is shown below the player's report, so the hos
 sends each PNG by hand. Nothing here reads another player's facts.
 
 The "Your picture" block names the round: a Results tab whose text is unchanged shows the same
-picture, so comparing a tab's values (what the orchestrator's publication plan does) also tells
+picture, so comparing a tab's values (what the transaction's publication plan does) also tells
 whether its picture must be redrawn. On Google, where a sheet cannot hold an image that is not
 public, the block links a Drive file of the player's own (``sheets/google/pictures.py``).
 """
@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .core.match import Match
-from .core.types import Block, Report
-from .sheets import layout as L
-from .sheets.model import TabData, TabImage
+from ..core.match import Match
+from ..core.types import Block, Report
+from ..sheets import layout as L
+from ..sheets.model import TabData, TabImage
 
 
 def player_picture(m: Match, round_no: int, player: str) -> Any:
@@ -27,7 +27,7 @@ def player_picture(m: Match, round_no: int, player: str) -> Any:
     rec = next((r for r in m.rounds if r.round == round_no), None)
     if rec is None or not rec.facts or player not in m.players:
         return None
-    from .core.facts import visible
+    from ..core.facts import visible
     return m.game.picture(visible(rec.facts, player), player, m.context(round_no))
 
 
@@ -64,18 +64,14 @@ def results_tab(report: Report, m: Match, player: str, *, embed: bool = False,
 
 # ------------------------------------------------------------ Google: a Drive file per player, linked
 
-def links_pictures(store: Any) -> bool:
-    """A backend that keeps each player's picture in a file of theirs and links it (Google)."""
-    return bool(getattr(store, "links_pictures", False))
-
 
 def prepare_picture_files(ld: Any) -> None:
     """Before the commit of a round that draws a player a picture: make sure that player has their
     Drive file (created empty and shared with them alone), recorded in ``ld.picture_files`` so the
     commit names it and every later plan links it."""
-    if not links_pictures(ld.store):
+    if not ld.store.links_pictures:
         return
-    from .sheets.google.pictures import ensure_picture_file
+    from ..sheets.google.pictures import ensure_picture_file
     emails = {p.name: p.email for p in ld.players}
     for player in ld.match.players:
         if player not in ld.picture_files and latest_picture(ld.match, player) is not None:
@@ -84,16 +80,16 @@ def prepare_picture_files(ld: Any) -> None:
 
 def picture_link_of(ld: Any, player: str) -> str | None:
     """The address of the player's picture file (Google), if they have one."""
-    file_id = ld.picture_files.get(player) if links_pictures(ld.store) else None
+    file_id = ld.picture_files.get(player) if ld.store.links_pictures else None
     if not file_id:
         return None
-    from .sheets.google.pictures import picture_link
+    from ..sheets.google.pictures import picture_link
     return picture_link(file_id)
 
 
 def picture_uploads(ld: Any, player: str) -> list[tuple[str, bytes]]:
     """The upload that puts the last round's picture in the player's file: [(file id, png)] or []."""
-    file_id = ld.picture_files.get(player) if links_pictures(ld.store) else None
+    file_id = ld.picture_files.get(player) if ld.store.links_pictures else None
     found = latest_picture(ld.match, player) if file_id else None
     if found is None:
         return []
@@ -104,6 +100,6 @@ def picture_uploads(ld: Any, player: str) -> list[tuple[str, bytes]]:
 def upload(store: Any, uploads: list[tuple[str, bytes]]) -> None:
     if not uploads:
         return
-    from .sheets.google.pictures import upload_picture
+    from ..sheets.google.pictures import upload_picture
     for file_id, png in uploads:
         upload_picture(store, file_id, png)

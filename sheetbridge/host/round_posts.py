@@ -15,12 +15,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from . import orchestrator as O
 from .announce import Attachment, _escape, markdown, post_webhook, split_messages
-from .core.errors import ConfigError, UsageError
+from ..core.errors import ConfigError, UsageError
 from .deadlines import discord as discord_time
 from .opening import opening
-from .sheets.store import Store, player_key
+from ..sheets.store import Store, player_key
+from . import clock
+from .books import read_books
+from .lock import deadline_state
+from .session import Loaded, is_locked, load
+from .transaction import commit
 
 _OFFSET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(d|h|m|min|days?|hours?|minutes?)\s*$", re.IGNORECASE)
 
@@ -36,10 +40,10 @@ class Post:
         return [Attachment(name, data) for name, data in self.pictures.items()]
 
 
-def deadline_of(ld: O.Loaded, now: str) -> dt.datetime | None:
+def deadline_of(ld: Loaded, now: str) -> dt.datetime | None:
     """The moment that locks the open round, as the lock judges it (an `extend` included; a deadline
     left over from an earlier round is none); None without one."""
-    state = O.deadline_state(ld, now)
+    state = deadline_state(ld, now)
     return state.at if state is not None else None
 
 
@@ -47,17 +51,17 @@ def opening_post(store: Store, now: str | None = None) -> Post:
     """The open round's post: what to do, the board and its picture, the deadline."""
     from .pictures import render_png
     from .tabs import board_picture
-    ld = O.load(store)
+    ld = load(store)
     m = ld.match
     last = board_picture(m, m.rounds[-1].round) if m.rounds else None
-    op = opening(m, deadline_of(ld, now or O.utc_now()), last)
+    op = opening(m, deadline_of(ld, now or clock.utc_now()), last)
     pictures = {op.picture_name: render_png(op.picture)} if op.picture is not None else {}
     return Post(op.round, split_messages(markdown(op.report)), pictures)
 
 
-def not_submitted(ld: O.Loaded) -> list[str]:
+def not_submitted(ld: Loaded) -> list[str]:
     """Players with no entry for the open round (a file that cannot be read counts as no entry)."""
-    books = O.read_books(ld, board=False)
+    books = read_books(ld, board=False)
     out = []
     for p in ld.match.players:
         st = books[player_key(p)]
@@ -75,15 +79,15 @@ def reminder_text(label: str, deadline: dt.datetime, missing: Sequence[str]) -> 
 def reminder(store: Store, now: str | None = None) -> Post:
     """`sheetbridge remind`: the deadline and who has not submitted."""
     with store.lock("remind"):
-        ld = O.load(store)
-        return _reminder_held(ld, now or O.utc_now())
+        ld = load(store)
+        return _reminder_held(ld, now or clock.utc_now())
 
 
-def _reminder_held(ld: O.Loaded, now: str) -> Post:
+def _reminder_held(ld: Loaded, now: str) -> Post:
     m = ld.match
     if m.finished:
         raise UsageError(f"{m.game.spec.name} is over: nobody to remind")
-    if O._is_locked(ld):
+    if is_locked(ld):
         raise UsageError(f"round {m.round} is locked (since {ld.locked['at']}): submissions are closed; "
                          "`sheetbridge reopen` opens them again")
     deadline = deadline_of(ld, now)
@@ -107,10 +111,10 @@ def reminder_offsets(text: str) -> list[dt.timedelta]:
     return sorted(set(out), reverse=True)
 
 
-def due_reminders(ld: O.Loaded, now: str) -> list[str]:
+def due_reminders(ld: Loaded, now: str) -> list[str]:
     """The keys of reminders due now and not posted yet (their time passed, the deadline not)."""
     m = ld.match
-    if not ld.reminders or m.finished or O._is_locked(ld):
+    if not ld.reminders or m.finished or is_locked(ld):
         return []
     try:
         offsets = reminder_offsets(ld.reminders)
@@ -134,7 +138,7 @@ def post_due_reminder(store: Store, now: str, webhook: str | None) -> str | None
     with it (a round opened 2 hours before its deadline gets one reminder, not a late "24h" one too).
     Returns what was done, or None when nothing was due."""
     with store.lock("watch: reminder"):
-        ld = O.load(store)
+        ld = load(store)
         keys = due_reminders(ld, now)
         if not keys:
             return None
@@ -143,7 +147,7 @@ def post_due_reminder(store: Store, now: str, webhook: str | None) -> str | None
         if url:
             post_webhook(url, post.messages)
         ld.handled.extend(keys)      # after posting: a failed post is tried again at the next poll
-        O._commit(ld)
+        commit(ld)
         what = keys[-1].split(":")[2]
         return (f"reminder ({what} before the deadline) posted to Discord" if url else
                 f"reminder ({what} before the deadline) due, but no webhook is set (watch --webhook or the "
