@@ -37,6 +37,14 @@ def parse_square(text: str) -> Square | None:
     return (COLS.index(t[0]), int(t[1]) - 1)
 
 
+def square_of(name: str) -> Square:
+    """The square of a name already read (a submission's values, a fact's squares)."""
+    s = parse_square(name)
+    if s is None:
+        raise ValueError(f"{name!r} is not a square A1-H8")
+    return s
+
+
 # --------------------------------------------------------------------- symmetries (A17)
 
 def _mirror_lr(c: int, r: int) -> Square:

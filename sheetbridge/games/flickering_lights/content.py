@@ -158,7 +158,7 @@ def _read_grids(rect: Sequence[Sequence[str]], allowed: Sequence[str]) -> tuple[
     return out, probs
 
 
-def read_items(tables: Tables) -> tuple[dict[int, list[dict]], list[str]]:
+def read_items(tables: Tables) -> tuple[dict[int, list[Item]], list[str]]:
     """Items by round from the Items table (A18), and problems. Read once per distinct content
     (every round opening reads it); the caller gets its own copies."""
     items, probs = _read_items_cached(table_key(tables.get("Items") or []))
@@ -167,14 +167,14 @@ def read_items(tables: Tables) -> tuple[dict[int, list[dict]], list[str]]:
 
 
 @functools.lru_cache(maxsize=8)
-def _read_items_cached(rect: tuple[tuple[str, ...], ...]) -> tuple[dict[int, list[dict]], tuple[str, ...]]:
+def _read_items_cached(rect: tuple[tuple[str, ...], ...]) -> tuple[dict[int, list[Item]], tuple[str, ...]]:
     items, probs = _read_items(rect)
     return items, tuple(probs)
 
 
-def _read_items(rect: Sequence[Sequence[str]]) -> tuple[dict[int, list[dict]], list[str]]:
+def _read_items(rect: Sequence[Sequence[str]]) -> tuple[dict[int, list[Item]], list[str]]:
     probs: list[str] = []
-    out: dict[int, list[dict]] = {}
+    out: dict[int, list[Item]] = {}
     if not rect:
         return out, probs
     names = ("round", "item", "kind", "squares", "amount", "explanation")
@@ -224,7 +224,7 @@ def _read_items(rect: Sequence[Sequence[str]]) -> tuple[dict[int, list[dict]], l
     return out, probs
 
 
-def items_symmetric(items: Sequence[dict], name: str) -> bool:
+def items_symmetric(items: Sequence[Item], name: str) -> bool:
     """Each item name's squares map onto themselves under the transform (A18)."""
     by: dict[str, set] = {}
     for it in items:

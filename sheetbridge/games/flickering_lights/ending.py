@@ -7,21 +7,24 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ...core.decisions import DecisionKind, DecisionRequest
-from ...core.types import LedgerEntry, Outcome, State
+from ...core.types import LedgerEntry, Outcome
 from .facts import EC_TIE, SHARED, WINNER_TIE, Ending, FinalTotal, LedgerReason
 from .spec import ROUNDS, options_of
+from .state import FlickeringState, PlayedRound
 
-def rounds_won(st: State) -> dict[str, int]:
+def rounds_won(st: FlickeringState) -> dict[str, int]:
     return {p: sum(1 for h in st["history"] if won(h, p)) for p in st["players"]}
 
 
-def ranking(st: State) -> tuple[list[str], list[str], list[str]]:
+def ranking(st: FlickeringState) -> tuple[list[str], list[str], list[str]]:
     """Players best first, those tied for the highest and for the lowest (A30)."""
     totals = st["totals"]
-    won = rounds_won(st)
+    wins = rounds_won(st)
+    key: Callable[[str], tuple[Any, ...]]
+    val: Callable[[str], tuple[int, ...]]
     if options_of(st).end_of_match == "total_rounds_won":
-        key = lambda p: (-totals[p], -won[p], p)  # noqa: E731
-        val = lambda p: (totals[p], won[p])  # noqa: E731
+        key = lambda p: (-totals[p], -wins[p], p)  # noqa: E731
+        val = lambda p: (totals[p], wins[p])  # noqa: E731
     else:
         key = lambda p: (-totals[p], p)  # noqa: E731
         val = lambda p: (totals[p],)  # noqa: E731
@@ -31,7 +34,7 @@ def ranking(st: State) -> tuple[list[str], list[str], list[str]]:
     return order, top, low
 
 
-def won(h: dict, p: str) -> bool:
+def won(h: PlayedRound, p: str) -> bool:
     """A round 'won' by the player's side: their team had strictly more (the +8), or the
     Mediator scored the winning team's points (the A30 tiebreak)."""
     red, blue = h["score"]["total"]
@@ -44,7 +47,7 @@ def won(h: dict, p: str) -> bool:
         h["points"][q] for q in h["assign"] if h["assign"][q]["team"] != "White")
 
 
-def tie_requests(st: State) -> list[DecisionRequest]:
+def tie_requests(st: FlickeringState) -> list[DecisionRequest]:
     """A30: ties for the win or the Elimination Candidate go to the host, with what the rounds each
     player's side won would say. They belong to the last round, whose ledger pays the winner and the
     EC (A31), so entering one re-resolves it."""
@@ -72,7 +75,7 @@ def tie_requests(st: State) -> list[DecisionRequest]:
     return out
 
 
-def decided(st: State, decisions: Mapping[str, Any]) -> tuple[tuple[str, ...], str | None]:
+def decided(st: FlickeringState, decisions: Mapping[str, Any]) -> tuple[tuple[str, ...], str | None]:
     """The winners and the EC once the host's tie decisions apply; while a tie waits for the host,
     no winner (empty) or no EC (None)."""
     _, top, low = ranking(st)
@@ -86,7 +89,7 @@ def decided(st: State, decisions: Mapping[str, Any]) -> tuple[tuple[str, ...], s
     return winners, ec
 
 
-def outcome(state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
+def outcome(state: FlickeringState, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
     """Winner(s) and EC by five-round totals (A30); a tie is a decision of the host (requests
     "winner-tie", "ec-tie"), pending until entered: no winner or no EC meanwhile."""
     if not state["finished"]:
@@ -110,7 +113,7 @@ def outcome(state: State, decisions: Mapping[str, Any] | None = None) -> Outcome
     else:
         reasons.append(f"{', '.join(top)} tie for the highest total ({totals[top[0]]}).")
     if len(low) == 1:
-        reasons.append(f"{ec} has the lowest total ({totals[ec]}) and goes to the Elimination Candidate.")
+        reasons.append(f"{ec} has the lowest total ({totals[low[0]]}) and goes to the Elimination Candidate.")
     elif ec is not None:
         reasons.append(f"{', '.join(low)} tie for the lowest total ({totals[low[0]]}); the host chose {ec} "
                        "for the Elimination Candidate.")
@@ -127,7 +130,7 @@ def outcome(state: State, decisions: Mapping[str, Any] | None = None) -> Outcome
                    scores={p: float(totals[p]) for p in state["players"]}, ending=ending.value)
 
 
-def end_ledger(st: State, balances: Mapping[str, int], decisions: Mapping[str, Any]) -> list[LedgerEntry]:
+def end_ledger(st: FlickeringState, balances: Mapping[str, int], decisions: Mapping[str, Any]) -> list[LedgerEntry]:
     """A31: no garnets unless the host set an option; never below 0."""
     opts = options_of(st)
     out: list[LedgerEntry] = []

@@ -89,19 +89,19 @@ class FlickeringLights(GameRules):
 
     # ---- a round: the form, the parse, the resolution --------------------------
     def form(self, state: State, player: str) -> Form:
-        return intake.form(state, player)
+        return intake.form(cast(FlickeringState, state), player)
 
     def parse(self, state: State, player: str, raw: RawSubmission) -> Submission:
-        return intake.parse(state, player, raw)
+        return intake.parse(cast(FlickeringState, state), player, raw)
 
     def default_submission(self, state: State, player: str, rng: Rng) -> Mapping[str, Any]:
-        return intake.default_submission(state, player, rng)
+        return intake.default_submission(cast(FlickeringState, state), player, rng)
 
     def resolve(self, state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
-        return rules.resolve_round(state, round_input, rng)
+        return rules.resolve_round(cast(FlickeringState, state), round_input, rng)
 
     def outcome(self, state: State, decisions: Mapping[str, Any] | None = None) -> Outcome | None:
-        return ending.outcome(state, decisions)
+        return ending.outcome(cast(FlickeringState, state), decisions)
 
     # ---- what each viewer reads and sees ------------------------------------------
     def render(self, facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Report:
@@ -111,14 +111,14 @@ class FlickeringLights(GameRules):
         return render.picture(facts, viewer, ctx)
 
     def player_view(self, state: State, player: str) -> Report:
-        return render.player_view(state, player)
+        return render.player_view(cast(FlickeringState, state), player)
 
     def public_view(self, state: State) -> Report:
-        return render.public_view(state)
+        return render.public_view(cast(FlickeringState, state))
 
     # ---- demo -------------------------------------------------------------------
     def random_submission(self, state: State, player: str, rng: Rng) -> RawSubmission:
-        return play.random_submission(state, player, rng)
+        return play.random_submission(cast(FlickeringState, state), player, rng)
 
 
 GAME = FlickeringLights()

@@ -9,28 +9,29 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ...core.parsing import clean, is_formula
 from ...core.rng import Rng
-from ...core.types import (Field, FieldKind, Form, Problem, ProblemKind, RawSubmission, Section, State,
+from ...core.types import (Field, FieldKind, Form, Problem, ProblemKind, RawSubmission, Section,
                            Submission)
 from .board import (ALL_SQUARE_NAMES, ALL_SQUARES, BLUE, COLOR_NAME, GRAY, RED, Grid, Square,
-                    allowed_colour_text, squares_of_colour, adjacent, parse_grid, parse_square, sq_name)
+                    allowed_colour_text, squares_of_colour, adjacent, parse_grid, parse_square, sq_name, square_of)
 from .content import Role, Team, Variation
 from .spec import options_of
+from .state import FlickeringState
 
 SECTIONS = ("spaces", "block", "flip", "defend", "mediator")
 
-def team_and_role(state: State, player: str) -> tuple[Team, Role]:
+def team_and_role(state: FlickeringState, player: str) -> tuple[Team, Role]:
     a = state["current"]["assign"][player]
     return Team(a["team"]), Role(a["role"])
 
 
-def square_choices(state: State, color: str | None) -> tuple[str, ...]:
+def square_choices(state: FlickeringState, color: str | None) -> tuple[str, ...]:
     """Choices for a field: squares of `color` on the round-start grid (A34); all 64 in round 4."""
     if state["round"] == Variation.FOG.value or color is None:
         return ALL_SQUARE_NAMES
     return squares_of_colour(tuple(state["current"]["grid"]), color)
 
 
-def sections_of(state: State, player: str) -> dict[str, dict]:
+def sections_of(state: FlickeringState, player: str) -> dict[str, dict]:
     """The lists this player may submit: name -> {cap, color, label}."""
     team, role = team_and_role(state, player)
     rd = state["round"]
@@ -52,7 +53,7 @@ def sections_of(state: State, player: str) -> dict[str, dict]:
     return out
 
 
-def form(state: State, player: str) -> Form:
+def form(state: FlickeringState, player: str) -> Form:
     rd = state["round"]
     var = Variation(rd)
     team, role = team_and_role(state, player)
@@ -97,7 +98,7 @@ def form(state: State, player: str) -> Form:
                 help=tuple(help_lines))
 
 
-def parse(state: State, player: str, raw: RawSubmission) -> Submission:
+def parse(state: FlickeringState, player: str, raw: RawSubmission) -> Submission:
     rd = state["round"]
     fog = rd == Variation.FOG.value
     team, role = team_and_role(state, player)
@@ -150,7 +151,7 @@ def parse(state: State, player: str, raw: RawSubmission) -> Submission:
     return Submission(player=player, values=values, problems=tuple(problems), raw=raw)
 
 
-def allowed_text(state: State, color: str | None) -> str:
+def allowed_text(state: FlickeringState, color: str | None) -> str:
     if state["round"] == Variation.FOG.value:
         return "any square A1-H8 (Fog of War: a wrong colour is replaced at random)"
     if color is None:
@@ -194,8 +195,8 @@ def read_list(player: str, sec: str, rows: Sequence[Mapping[str, str]], cap: int
             prob(ProblemKind.ILLEGAL, fld, text, allowed, f"{sq_name(s)} is gray", "dropped")
             slots.append(None)
             continue
-        if adj and any(t is not None and adjacent(parse_square(t), s, adj) for t in slots):
-            near = next(t for t in slots if t is not None and adjacent(parse_square(t), s, adj))
+        if adj and any(t is not None and adjacent(square_of(t), s, adj) for t in slots):
+            near = next(t for t in slots if t is not None and adjacent(square_of(t), s, adj))
             prob(ProblemKind.ILLEGAL, fld, text, allowed, f"{sq_name(s)} is adjacent to your space {near}; "
                  "a Demolitionist's spaces may not be adjacent", f"dropped; {first}")  # R26
             slots.append(None)
@@ -204,6 +205,6 @@ def read_list(player: str, sec: str, rows: Sequence[Mapping[str, str]], cap: int
     return slots
 
 
-def default_submission(state: State, player: str, rng: Rng) -> Mapping[str, Any]:
+def default_submission(state: FlickeringState, player: str, rng: Rng) -> Mapping[str, Any]:
     """Nothing submitted: no spaces and no abilities (A32, case 12)."""
     return {}

@@ -7,7 +7,7 @@ are checked at every load, so this only guards against a bypass).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence, cast
+from typing import Any, Mapping, Sequence
 
 from ...core.errors import ConfigError
 from ...core.rng import Rng
@@ -66,7 +66,7 @@ def round_items(tables: Tables, rd: int) -> list[Item]:
     items_by, iprobs = read_items(tables)
     if iprobs:
         raise ConfigError("; ".join(iprobs))
-    return cast(list[Item], items_by.get(rd, []))
+    return items_by.get(rd, [])
 
 
 def round_grid(st: FlickeringState, rd: int, tables: Tables, rng: Rng, opts: Options, items: Sequence[Item],

@@ -4,14 +4,15 @@ the seed (the simulation's strategies build on it).
 from __future__ import annotations
 
 from ...core.rng import Rng
-from ...core.types import RawSubmission, State
+from ...core.types import RawSubmission
 from .board import ALL_SQUARES, BLUE, CENTER, GRAY, RED, Square, adjacent, parse_grid, parse_square, sq_name
 from .content import Role, Variation
 from .intake import sections_of, team_and_role
 from .spec import options_of
+from .state import FlickeringState
 
 
-def random_submission(state: State, player: str, rng: Rng) -> RawSubmission:
+def random_submission(state: FlickeringState, player: str, rng: Rng) -> RawSubmission:
     """Every section the player has, filled at random: legal squares, Round 4 mostly from the known tiles."""
     team, role = team_and_role(state, player)
     g = parse_grid(state["current"]["grid"])

@@ -14,8 +14,8 @@ from .content import TEAM_ROLES, Role, Team, Variation, assignment_problem, item
 from .facts import BoardGrid, TeamRole
 from .opening import blank_state, open_round
 from .rules import score_facts, score_round
-from .spec import DEFAULT_OPTIONS, ROUNDS, options_of
-from .state import FlickeringState, Seat
+from .spec import DEFAULT_OPTIONS, ROUNDS, options_of  # noqa: F401 (DEFAULT_OPTIONS: the doctest)
+from .state import FlickeringState, Item, Seat
 
 POSITION_KEYS = ("round", "teams", "grids", "results", "points")
 
@@ -35,7 +35,7 @@ def _by_round(value: Any, what: str, r: int, last: int) -> dict[int, Any]:
     return out
 
 
-def _position_assign(rd: int, given: Any, players: Sequence[str]) -> dict[str, dict[str, str]]:
+def _position_assign(rd: int, given: Any, players: Sequence[str]) -> dict[str, Seat]:
     """A round's teams and roles from {"Ann": "Red Sniper", ..., "Gus": "White"}, checked (R2, R4, A41)."""
     where = f"teams, round {rd}"
     if not isinstance(given, Mapping):
@@ -140,7 +140,7 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
 
 
 def _played_round(st: FlickeringState, rd: int, r: int, assign: dict[str, Seat], start: Grid, final: Grid,
-                  points: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> None:
+                  points: Mapping[str, Any], items: Sequence[Item]) -> None:
     """Round `rd` of a position opening round `r`, scored from its resulting grid (the points given
     must agree, the A32 penalty allowed) and added to the totals and the history."""
     opts = options_of(st)

@@ -10,9 +10,9 @@ from ...core.facts import RenderContext, of_type
 from ...core.outcome_text import plural, plural_noun
 from ...core.picture import Box, Dot, Label, Picture
 from ...core.standings import RoundScore
-from ...core.types import Block, Cell, Report, State
+from ...core.types import Block, Cell, Report
 from .board import (ALL_SQUARES, BLUE, CENTER, COLS, FILL, GRAY, RED, SIZE, Grid, colour_letter, parse_grid,
-                    parse_square, sq_name)
+                    parse_square, sq_name, square_of)
 from .content import Role, Team, Variation
 from .facts import (BoardGrid, BoardItem, ColourCounts, FinalTotal, FogCentre, FogReceived, FogTiles,
                     ManualItemRuling, MediatorCheck, MediatorPenalty, NoSpacesSubmitted, PlayerPoints,
@@ -20,6 +20,7 @@ from .facts import (BoardGrid, BoardItem, ColourCounts, FinalTotal, FogCentre, F
 from .intake import team_and_role
 from .opening import fog_knowledge
 from .spec import ROUNDS, SPEC, Options, options_of
+from .state import FlickeringState
 
 def round_scores(facts: Sequence[Any]) -> list[RoundScore]:
     """Each player's points per round and their total at the end (core/standings.py)."""
@@ -27,7 +28,7 @@ def round_scores(facts: Sequence[Any]) -> list[RoundScore]:
             + [RoundScore(f.player, None, f.total) for f in of_type(facts, FinalTotal)])
 
 
-def visible_total(st: State, p: str, finished: bool) -> int:
+def visible_total(st: FlickeringState, p: str, finished: bool) -> int:
     total = st["totals"][p]
     if not finished:
         total -= sum(h["points"][p] for h in st["history"] if h["round"] == 4)
@@ -91,7 +92,7 @@ def private_blocks(facts: Sequence[Any], p: str, rd: int, row_one: str) -> list[
     mine = [f for f in facts if getattr(f, "player", p) == p]
     now = [f for f in mine if getattr(f, "round", rd) == rd]
 
-    def one(cls: type, r: int = rd) -> Any:
+    def one(cls: Any, r: int = rd) -> Any:
         return next((f for f in mine if isinstance(f, cls) and f.round == r), None)
 
     lines: list[str] = []
@@ -206,7 +207,7 @@ def picture(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Pic
     return board_picture(f"{ctx.game_name or SPEC.name}: round {rd} ({Variation(rd).title})", boards, row_one)
 
 
-def player_view(state: State, player: str) -> Report:
+def player_view(state: FlickeringState, player: str) -> Report:
     rd = state["round"]
     var = Variation(rd)
     if state["finished"]:
@@ -236,7 +237,7 @@ def player_view(state: State, player: str) -> Report:
     return Report(f"Flickering Lights: {player}", tuple(blocks))
 
 
-def public_view(state: State) -> Report:
+def public_view(state: FlickeringState) -> Report:
     blocks: list[Block] = []
     rd = state["round"]
     if state["finished"]:
@@ -297,7 +298,7 @@ def board_block(title: str, g: Grid, visible: set | None, row_one: str, lines: t
             text = {RED: "R", BLUE: "B", GRAY: "-"}[g[s]] + ("*" if marks and s in marks else "")
             cells.append(Cell(text, fill=FILL[g[s]]))
         rows.append(tuple(cells))
-    legend = (("Red", FILL[RED]), ("Blue", FILL[BLUE]), ("Gray", FILL[GRAY]))
+    legend: tuple[tuple[str, str], ...] = (("Red", FILL[RED]), ("Blue", FILL[BLUE]), ("Gray", FILL[GRAY]))
     if visible is not None:
         legend += (("Hidden", FILL["?"]),)
     return Block(title, lines, tuple(rows), legend)
@@ -381,7 +382,7 @@ LEGEND = (("Red", RED), ("Blue", BLUE), ("Gray", GRAY), ("Hidden", "?"))
 
 def square_box(board: int, square: str, row_one: str = "top") -> tuple[float, float]:
     """The centre of `square` on the `board`-th board of a picture (for tests and overlays)."""
-    c, r = parse_square(square)
+    c, r = square_of(square)
     i = r if row_one == "top" else SIZE - 1 - r
     return (10 + board * (BOARD_W + GAP) + LABEL_W + c * CELL + CELL / 2, BOARD_TOP + 16 + i * CELL + CELL / 2)
 

@@ -23,7 +23,7 @@ from ...core.facts import HOST_ONLY, PUBLIC
 from ...core.rng import Rng
 from ...core.types import LedgerEntry, RoundInput, RoundResult, State, from_json, to_json
 from .board import (ALL_SQUARES, BLUE, COLOR_NAME, GRAY, RED, Grid, Square, adjacent, colour_letter, grid_rows,
-                    parse_grid, parse_square, rows_of, sq_name)
+                    parse_grid, rows_of, sq_name, square_of)
 from .content import Role, Team, Variation
 from .ending import end_ledger, tie_requests
 from .facts import (AS_RESOLVED, FOG_HIDDEN, BoardGrid, BoardItem, ColourCounts, CoordinatorList, FogReceived,
@@ -32,7 +32,7 @@ from .facts import (AS_RESOLVED, FOG_HIDDEN, BoardGrid, BoardItem, ColourCounts,
                     SpaceValue, TeamRole, TeamsRevealed, is_play, item_keys)
 from .intake import default_submission, sections_of
 from .opening import fog_knowledge, open_round
-from .spec import DEFAULT_OPTIONS, ROUNDS, Options, as_options, options_of
+from .spec import DEFAULT_OPTIONS, ROUNDS, Options, as_options, options_of  # noqa: F401 (DEFAULT_OPTIONS: the doctest)
 from .state import FlickeringState, Item, OpenRound, Seat
 
 # --------------------------------------------------------------------- the ruleset's arithmetic
@@ -109,7 +109,7 @@ def three_in_a_rows(g: Grid, color: str, mode: str) -> int:
 
 
 def score_round(variation: Variation, final: Grid, options: Options | Mapping[str, Any],
-                bonus_items: Sequence[dict] = (), host_tiles: Mapping[str, int] | None = None) -> dict[str, Any]:
+                bonus_items: Sequence[Item] = (), host_tiles: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Tiles, bonuses and points of one round (R33-R36, R44-R46, R53-R55, A21, A22, A26-A29).
 
     `host_tiles` are the tiles the host's rulings on manual items add per colour (A18); like bonus
@@ -193,7 +193,7 @@ class RoundWork:
         self.raised[s] = self.raised.get(s, 0) + n
 
 
-def resolve_round(state: State, round_input: RoundInput, rng: Rng) -> RoundResult:
+def resolve_round(state: FlickeringState, round_input: RoundInput, rng: Rng) -> RoundResult:
     """The round as facts (section (c) decides each one's audience), then the next round opened."""
     w = start_round(state, round_input, rng)
     tell_what_was_known(w)
@@ -208,18 +208,18 @@ def resolve_round(state: State, round_input: RoundInput, rng: Rng) -> RoundResul
     return finish_round(w, settle_audiences(w))
 
 
-def round_copy(state: State) -> FlickeringState:
+def round_copy(state: FlickeringState) -> FlickeringState:
     """The state a round resolves into. Only what a round writes in place is copied (a JSON round trip
     of the whole state cost more): the totals and the lists it appends to. The open round ("current")
     and the log are replaced, never written in place; options and players are only read."""
-    st = dict(state)
+    st = state.copy()
     st["totals"] = dict(state["totals"])
     st["history"] = list(state["history"])
     st["used_grids"] = list(state["used_grids"])
-    return cast(FlickeringState, st)
+    return st
 
 
-def start_round(state: State, round_input: RoundInput, rng: Rng) -> RoundWork:
+def start_round(state: FlickeringState, round_input: RoundInput, rng: Rng) -> RoundWork:
     """The round's working copy; the host log of its opening comes first."""
     st = round_copy(state)
     rd = int(st["round"])
@@ -307,9 +307,9 @@ def replace_fog_entries(w: RoundWork, p: str, team: Team, role: Role, lists: dic
         need = team.color if sec == "spaces" else team.other.color
         adj = w.opts.adjacency if (sec == "spaces" and role is Role.DEMOLITIONIST) else None
         for i, v in enumerate(lst):
-            if v is None or g0[parse_square(v)] == need:
+            if v is None or g0[square_of(v)] == need:
                 continue
-            taken = {parse_square(t) for j, t in enumerate(lst) if t is not None and j != i}
+            taken = {square_of(t) for j, t in enumerate(lst) if t is not None and j != i}
             cands = [s for s in ALL_SQUARES if g0[s] == need and s not in taken
                      and not (adj and any(adjacent(s, t, adj) for t in taken))]
             new = sq_name(frng.choice(cands)) if cands else None
@@ -319,7 +319,7 @@ def replace_fog_entries(w: RoundWork, p: str, team: Team, role: Role, lists: dic
                          + (f"replaced by {new} at random (A23)" if new else "nothing qualified; dropped"))
     for fld, need in (("red_space", RED), ("blue_space", BLUE)):
         v = red_sq if fld == "red_space" else blue_sq
-        if v is None or g0[parse_square(v)] == need:
+        if v is None or g0[square_of(v)] == need:
             continue
         new = sq_name(frng.choice([s for s in ALL_SQUARES if g0[s] == need]))
         replaced.append(FogReplacement(fld, v, new, COLOR_NAME[need]))
@@ -344,11 +344,11 @@ def raise_spaces(w: RoundWork, role: Role, lists: Mapping[str, list], red_sq: st
             if v is None:
                 continue
             n = (4 if role is Role.SNIPER else 2) if i == 0 else 1
-            w.add(parse_square(v), n)
+            w.add(square_of(v), n)
             raised.append(SpaceRaise(v, n))
     for v in (red_sq, blue_sq):
         if v is not None:
-            w.add(parse_square(v), 1)
+            w.add(square_of(v), 1)
             raised.append(SpaceRaise(v, 1))
     return raised
 
@@ -359,10 +359,10 @@ def reduce_and_flip(w: RoundWork, p: str, lists: Mapping[str, list]) -> dict[str
     cut = {sec: tuple(v for v in lists.get(sec, []) if v is not None) for sec in ("block", "defend", "flip")}
     for sec in ("block", "defend"):
         for v in cut[sec]:
-            s = parse_square(v)
+            s = square_of(v)
             w.reductions[s] = w.reductions.get(s, 0) + 1
     for v in cut["flip"]:
-        w.flips.append((p, parse_square(v)))
+        w.flips.append((p, square_of(v)))
     return cut
 
 
@@ -425,7 +425,7 @@ def apply_manual_items(w: RoundWork, final: Grid) -> dict[str, int]:
         sqs = tuple(sq_name(tuple(s)) for s in it["squares"])
         reqs = item_requests(w.rd, it)
         w.requests += reqs
-        got = {r.key: w.round_input.decisions.get(r.key) for r in reqs}
+        got: dict[str, Any] = {r.key: w.round_input.decisions.get(r.key) for r in reqs}
         colour_word = got[reqs[0].key] if got[reqs[0].key] not in (None, AS_RESOLVED) else ""
         red_n, blue_n = int(got[reqs[1].key] or 0), int(got[reqs[2].key] or 0)
         if colour_word:
@@ -506,11 +506,11 @@ def finish_round(w: RoundWork, out: list[Any]) -> RoundResult:
     else:
         st["round"] = rd + 1
         w.log += open_round(st, rd + 1, w.round_input.tables, w.rng.fork("open", rd + 1))
-    return RoundResult(st, ledger=tuple(ledger), host_log=tuple(w.log), facts=tuple(out),
+    return RoundResult(cast(State, st), ledger=tuple(ledger), host_log=tuple(w.log), facts=tuple(out),
                        requests=tuple(w.requests))
 
 
-def score_facts(st: State, rd: int, final: Grid, sc: Mapping[str, Any], pts: Mapping[str, int],
+def score_facts(st: FlickeringState, rd: int, final: Grid, sc: Mapping[str, Any], pts: Mapping[str, int],
                  white: str) -> list[Any]:
     """The tile counts, both sides' scores, the Mediator's check and every player's points, with
     the audience of an ordinary round (R33-R37, A35)."""
