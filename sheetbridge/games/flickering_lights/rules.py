@@ -166,10 +166,12 @@ class RoundWork:
     Each fact gets the audience it has in an ordinary round; `settle_audiences` decides the rest."""
     st: FlickeringState             # the state the round resolves into (a copy: the input is never changed)
     rd: int
+    fog: bool                       # Round 4, Fog of War
     round_input: RoundInput
     rng: Rng
     opts: Options
     cur: OpenRound
+    assign: dict[str, Seat]         # the open round's teams and roles, by player
     players: list[str]
     white: str
     g0: Grid                        # the round-start grid
@@ -180,14 +182,6 @@ class RoundWork:
     flips: list[tuple[str, Square]] = field(default_factory=list)
     missing_white: tuple[str, ...] = ()
     requests: list[DecisionRequest] = field(default_factory=list)
-
-    @property
-    def fog(self) -> bool:
-        return self.rd == Variation.FOG.value
-
-    @property
-    def assign(self) -> dict[str, Seat]:
-        return self.cur["assign"]
 
     def add(self, s: Square, n: int) -> None:
         self.raised[s] = self.raised.get(s, 0) + n
@@ -230,7 +224,8 @@ def start_round(state: FlickeringState, round_input: RoundInput, rng: Rng) -> Ro
     if st.get("log"):
         log = list(st["log"]) + log
     st["log"] = []
-    return RoundWork(st, rd, round_input, rng, options_of(st), cur, players, white, parse_grid(cur["grid"]), log)
+    return RoundWork(st, rd, rd == Variation.FOG.value, round_input, rng, options_of(st), cur, cur["assign"], players,
+                     white, parse_grid(cur["grid"]), log)
 
 
 def tell_what_was_known(w: RoundWork) -> None:
@@ -474,14 +469,15 @@ def settle_audiences(w: RoundWork) -> list[Any]:
     the end (R52, A23); the play itself is the host's unless reveal_play_at_end (A35). What a later
     audience may learn is kept in the state and re-stated in the last round."""
     finished = w.rd == ROUNDS
+    fog, reveal_play = w.fog, w.opts.reveal_play_at_end
     out: list[Any] = []
     later: list[Any] = []
     for f in w.facts:
-        at_end = PUBLIC if (is_play(f) and w.opts.reveal_play_at_end) else f.audience
-        now = HOST_ONLY if w.fog and isinstance(f, FOG_HIDDEN) else f.audience
+        at_end = PUBLIC if (is_play(f) and reveal_play) else f.audience
+        now = HOST_ONLY if fog and isinstance(f, FOG_HIDDEN) else f.audience
         if finished:
             now = at_end
-        if at_end != now or (w.fog and isinstance(f, TeamRole)):
+        if at_end != now or (fog and isinstance(f, TeamRole)):
             later.append(replace(f, audience=at_end))
         out.append(f if now == f.audience else replace(f, audience=now))
     w.st["history"][-1]["end_facts"] = to_json(later)
