@@ -53,7 +53,8 @@ A worked example (A7): a red square reached by red X = 3 and blue X = 1 turns bl
 >>> fin[(3, 3)], fin[(4, 3)], fin[(0, 3)], fin[(5, 3)]
 ('B', 'B', 'R', 'B')
 
-Chapters, in reading order (each imports only those before it):
+Chapters, in reading order (each imports only those before it: the last round's resolution
+calls the end of the match, so ``ending`` comes before ``rules``):
 
 - ``spec.py``: the GameSpec (players, rounds, options with their rulings, tables) and ``Options``,
   the host's options typed once.

@@ -147,7 +147,7 @@ def parse(state: FlickeringState, player: str, raw: RawSubmission) -> Submission
         need = None if fog else (color if color != "any" else "any")
         adj = opts.adjacency if (sec == "spaces" and role is Role.DEMOLITIONIST) else None
         values[sec] = read_list(player, sec, rows, info["cap"], need, g, adj,
-                                      allowed_text(state, None if color == "any" else color), prob)
+                                allowed_text(state, None if color == "any" else color), prob)
     return Submission(player=player, values=values, problems=tuple(problems), raw=raw)
 
 

@@ -4,14 +4,8 @@
 player's submission as the rules apply it, value items, space values, the Saboteurs' flips, the
 recolouring, the host's manual items, the scores, then who may know what (section (c)) and the
 next round opened or the match ended. The scoring functions come first: `recolor` and
-`score_round` are the ruleset's arithmetic, also used by positions and tests.
-
-A worked example (A7): a red square reached by red X = 3 and blue X = 1 turns blue.
-
->>> g = parse_grid(["........"] * 3 + ["...RB..."] + ["........"] * 4)
->>> fin = recolor(g, {(3, 3): 3, (4, 3): 1}, DEFAULT_OPTIONS)
->>> fin[(3, 3)], fin[(4, 3)], fin[(0, 3)], fin[(5, 3)]
-('B', 'B', 'R', 'B')
+`score_round` are the ruleset's arithmetic, also used by positions and tests (the package's
+docstring works an example of `recolor`, A7).
 """
 from __future__ import annotations
 
@@ -32,7 +26,7 @@ from .facts import (AS_RESOLVED, FOG_HIDDEN, BoardGrid, BoardItem, ColourCounts,
                     SpaceValue, TeamRole, TeamsRevealed, is_play, item_keys)
 from .intake import default_submission, sections_of
 from .opening import fog_knowledge, open_round
-from .spec import DEFAULT_OPTIONS, ROUNDS, Options, as_options, options_of  # noqa: F401 (DEFAULT_OPTIONS: the doctest)
+from .spec import ROUNDS, Options, as_options, options_of
 from .state import FlickeringState, Item, OpenRound, Seat
 
 # --------------------------------------------------------------------- the ruleset's arithmetic
@@ -155,7 +149,6 @@ def score_round(variation: Variation, final: Grid, options: Options | Mapping[st
 
 def other(color: str) -> str:
     return BLUE if color == RED else RED
-
 
 
 # --------------------------------------------------------------------- the round, step by step

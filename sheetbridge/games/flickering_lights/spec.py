@@ -6,7 +6,6 @@ from `sheetbridge.core`, never from the other chapters.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -129,17 +128,19 @@ class Options:
     @classmethod
     def of(cls, options: Mapping[str, Any]) -> "Options":
         """The options a state (or a render context) holds, typed; an option left out takes its
-        default. Parsed once per distinct set of options (every form, parse and round reads them)."""
-        items = tuple(options.items())
-        try:
-            return _options_cached(items)
-        except TypeError:   # an unhashable value: parse without the cache
-            return _parse_options(items)
+        default. Parsed once per options mapping: every form, parse and round step reads them."""
+        seen = _PARSED.get(id(options))
+        if seen is not None and seen[0] is options and seen[1] == options:   # the same, unchanged
+            return seen[2]
+        typed = _parse_options(tuple(options.items()))
+        # The entry holds `options` itself, so its id cannot be reused while it is cached.
+        _PARSED[id(options)] = (options, dict(options), typed)
+        if len(_PARSED) > 64:
+            del _PARSED[next(iter(_PARSED))]
+        return typed
 
 
-@functools.lru_cache(maxsize=64)
-def _options_cached(items: tuple[tuple[str, Any], ...]) -> Options:
-    return _parse_options(items)
+_PARSED: dict[int, tuple[Mapping[str, Any], dict[str, Any], Options]] = {}
 
 
 _BOOLS = frozenset(("flip_spreads", "white_defends", "diagonal_symmetry", "mediator_counts_connection_bonus",
