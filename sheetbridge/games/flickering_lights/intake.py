@@ -103,7 +103,6 @@ def parse(state: FlickeringState, player: str, raw: RawSubmission) -> Submission
     fog = rd == Variation.FOG.value
     team, role = team_and_role(state, player)
     g = parse_grid(state["current"]["grid"])
-    opts = options_of(state)
     allowed_secs = sections_of(state, player)
     problems: list[Problem] = []
     values: dict[str, Any] = {}
@@ -145,7 +144,7 @@ def parse(state: FlickeringState, player: str, raw: RawSubmission) -> Submission
             continue
         color = info["color"]
         need = None if fog else (color if color != "any" else "any")
-        adj = opts.adjacency if (sec == "spaces" and role is Role.DEMOLITIONIST) else None
+        adj = options_of(state).adjacency if (sec == "spaces" and role is Role.DEMOLITIONIST) else None
         values[sec] = read_list(player, sec, rows, info["cap"], need, g, adj,
                                 allowed_text(state, None if color == "any" else color), prob)
     return Submission(player=player, values=values, problems=tuple(problems), raw=raw)

@@ -17,7 +17,6 @@ def random_submission(state: FlickeringState, player: str, rng: Rng) -> RawSubmi
     team, role = team_and_role(state, player)
     g = parse_grid(state["current"]["grid"])
     fog = state["round"] == Variation.FOG.value
-    opts = options_of(state)
     known = {parse_square(t) for t in state["current"]["fog"].get(player, [])} | set(CENTER)
 
     def pool(color: str | None) -> list[Square]:
@@ -36,7 +35,7 @@ def random_submission(state: FlickeringState, player: str, rng: Rng) -> RawSubmi
         color = None if info["color"] == "any" else info["color"]
         k = rng.randint(0, info["cap"]) if sec != "spaces" else rng.randint(1, info["cap"])
         chosen: list[Square] = []
-        adj = opts.adjacency if (sec == "spaces" and role is Role.DEMOLITIONIST) else None
+        adj = options_of(state).adjacency if (sec == "spaces" and role is Role.DEMOLITIONIST) else None
         for s in rng.shuffled(pool(color)):
             if len(chosen) >= k:
                 break
