@@ -42,7 +42,7 @@ class ConformanceError(AssertionError):
     """A game broke one of the promises every sheetbridge game keeps."""
 
 
-def impure_uses(source: str, built_in: bool = False, chapter: bool = False) -> list[str]:
+def impure_uses(source: str, built_in: bool = False) -> list[str]:
     """Imports and calls in a game's source that do I/O, read the clock or use global random.
 
     >>> impure_uses("import random\\nfrom sheetbridge.core.rng import Rng")
@@ -56,11 +56,8 @@ def impure_uses(source: str, built_in: bool = False, chapter: bool = False) -> l
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level >= 1 and built_in:
-            # a built-in game (sheetbridge/games/x.py) may use the pure core only; a chapter of a
-            # game package (sheetbridge/games/x/y.py) the pure core and its sibling chapters
-            core_level = 3 if chapter else 2
-            sibling = chapter and node.level == 1
-            if not sibling and (node.level != core_level or (node.module or "").split(".")[0] != "core"):
+            # a built-in game (sheetbridge/games/x.py) may use the pure core only
+            if node.level != 2 or (node.module or "").split(".")[0] != "core":
                 bad.append("." * node.level + (node.module or ""))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FORBIDDEN_CALLS:
             bad.append(node.func.id + "()")
@@ -121,16 +118,13 @@ def check_game(game: GameRules | str, players: Sequence[str] | None = None, seed
 def _check_purity(game: GameRules) -> None:
     """Every module the game's class is written in (its own and its bases', sheetbridge's core aside)."""
     names = {c.__module__ for c in type(game).__mro__} - {"builtins", "abc"}
-    packages = {".".join(n.split(".")[:3]) for n in names if n.startswith("sheetbridge.games.") and n.count(".") >= 3}
-    names |= {m for m in list(sys.modules) for p in packages if m == p or m.startswith(p + ".")}   # every chapter
     for name in sorted(n for n in names if not n.startswith("sheetbridge.core")):
         module = sys.modules.get(name)
         try:
             source = inspect.getsource(module) if module is not None else ""
         except (OSError, TypeError):
             continue   # no source to read (a compiled module): nothing to check
-        chapter = name.startswith("sheetbridge.games.") and (name.count(".") >= 3 or inspect.getfile(module).endswith("__init__.py"))
-        bad = impure_uses(source, built_in=name.startswith("sheetbridge.games."), chapter=chapter)
+        bad = impure_uses(source, built_in=name.startswith("sheetbridge.games."))
         if bad:
             raise _fail(game, f"its module {name} uses I/O, the clock or global random: {', '.join(bad)}; a game "
                               "is a pure function of its state, the submissions and the seeded rng it is given")
