@@ -1,0 +1,169 @@
+"""The game's identity for the registry: the `GameSpec` (players, rounds, host options with their
+ruling numbers, content tables) and the host's options parsed once into a typed `Options`.
+
+Light on purpose: the registry imports this chapter alone to list the games, so it imports only
+from `sheetbridge.core`, never from the other chapters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ...core.types import GameSpec, Option, TableSpec
+
+ROUNDS = 5
+# The mirrors and rotations a grid may be symmetric under (A16, A17); board.py maps each name to
+# its function, in this order.
+TRANSFORM_NAMES = ("mirror_lr", "mirror_tb", "rot90", "rot180", "rot270", "diagonal", "antidiagonal")
+
+SPEC = GameSpec(
+    id="flickering-lights",
+    name="Flickering Lights",
+    min_players=7, max_players=7, recommended_players=7, rounds=ROUNDS,
+    summary="Hidden teams and roles each round; claim squares of an 8x8 grid for a team you only half know.",
+    options=(
+        Option("row_one", "top", "Where row 1 is drawn on boards: top (spreadsheet style) or bottom "
+               "(chess style). Display only; A1 is always column A, row 1.", ("top", "bottom"), "A1",
+               kind="display"),
+        Option("distance", "manhattan", "How 'within X spaces' is measured: orthogonal steps (manhattan) "
+               "or king moves (chebyshev).", ("manhattan", "chebyshev"), "A2"),
+        Option("tie_keeps", "after_flip", "In an equal-X tie a square keeps its colour as it is after the "
+               "Saboteurs' flips (after_flip) or as at round start (round_start).",
+               ("after_flip", "round_start"), "A8"),
+        Option("flip_spreads", True, "A flipped space with X >= 1 spreads its new colour (true) or its "
+               "original colour (false, the flip changes only that square).", ruling="A10"),
+        Option("white_defends", False, "Round 2: the White player may also defend one red or blue space.",
+               ruling="A13"),
+        Option("adjacency", "orthogonal", "Demolitionist spaces may not share an edge (orthogonal) or may "
+               "not touch at all (eight).", ("orthogonal", "eight"), "A14"),
+        Option("grid_red_count", 16, "Red squares (= blue squares) in a generated grid (1-32; at most 28 "
+               "with a diagonal mirror).", ruling="A16", kind="content"),
+        Option("grid_symmetry", "random", "The symmetry of generated grids: random (seeded among the "
+               "allowed ones) or one of them.", ("random",) + TRANSFORM_NAMES, "A16", kind="content"),
+        Option("diagonal_symmetry", False, "Also allow the two diagonal mirrors (not in the ruleset's "
+               "list).", ruling="A17", kind="content"),
+        Option("coordinator_list", "sorted", "Order of the Coordinator's list: sorted by name or a seeded "
+               "shuffle; either way unlabelled.", ("sorted", "shuffled"), "A19"),
+        Option("connectivity", 4, "Round 3 connected groups: 4 (edges) or 8 (edges and corners).",
+               (4, 8), "A21"),
+        Option("mediator_counts_connection_bonus", True, "Round 3: the Mediator's difference includes "
+               "the +4 connection tiles.", ruling="A22"),
+        Option("fog_overlap", False, "Round 4: the six Red/Blue players' ten known tiles may overlap "
+               "(drawn independently) instead of splitting the 60 non-centre tiles.", ruling="A24"),
+        Option("three_in_a_row", "windows", "Round 5: count every window of three in a line (a line of "
+               "four counts 2) or each maximal run of three or more once.", ("windows", "runs"), "A26"),
+        Option("mediator_winner_by", "final", "Round 5: the Mediator's 'winning team' is the one with the "
+               "higher final total (final) or higher count before three-in-a-rows (raw).",
+               ("final", "raw"), "A27"),
+        Option("end_of_match", "total", "Winner and Elimination Candidate: highest / lowest five-round "
+               "total with ties left to the host (total), or ties broken by rounds won (total_rounds_won).",
+               ("total", "total_rounds_won"), "A30"),
+        Option("invalid_entries", "drop_and_renumber", "A dropped space: later spaces move up so the "
+               "first remaining one gets +2/+4 (drop_and_renumber), or each keeps its slot "
+               "(drop_keep_slots).", ("drop_and_renumber", "drop_keep_slots"), "A33"),
+        Option("publish_counts", False, "Also print red/blue/gray counts under the public grid.",
+               ruling="A35", kind="display"),
+        Option("reveal_roles_at_end", False, "At the end of the game publish every round's roles with "
+               "the alignments.", ruling="A35", kind="display"),
+        Option("reveal_play_at_end", False, "At the end of the game publish every round's space values, "
+               "flips and everyone's submissions as applied (Round 4 replacements included).", ruling="A35",
+               kind="display"),
+        Option("white_missing_penalty", 0, "Points the White player loses in a round where they leave out "
+               "(or give an unusable) red or blue space; never below 0 for the round (0: no penalty, as in "
+               "the ruleset).", ruling="A32"),
+        Option("round2_roles", "Coordinator,Sniper,Demolitionist,Saboteur", "Round 2 role pool (no "
+               "Blocker): three are drawn.", ruling="A41"),
+        Option("round4_roles", "Sniper,Demolitionist,Blocker,Saboteur", "Round 4 role pool (no "
+               "Coordinator): three are drawn.", ruling="A41"),
+        Option("garnets_per_points", 0, "At the end, 1 garnet per this many total points (0: none; the "
+               "ruleset names no garnets).", ruling="A31"),
+        Option("winner_garnets", 0, "Garnets paid to a sole winner at the end (0: none).", ruling="A31"),
+        Option("ec_garnets", 0, "Garnets paid to (or, if negative, taken from, never below 0) a sole "
+               "Elimination Candidate at the end.", ruling="A31"),
+    ),
+    tables=(
+        TableSpec("Grids", "grids.csv", "Each round's 8x8 grid: one line per round and row (1-8), columns "
+                  "A-H holding R, B or G (gray). Leave a round's 64 cells blank to generate it from the seed."),
+        TableSpec("Items", "items.csv", "Round items: round, item (name), kind (note, lock, bonus, value, "
+                  "manual), "
+                  "squares (e.g. 'D4 E5'), amount, explanation. Each item's squares must be symmetric."),
+        TableSpec("Assignments", "assignments.csv", "Optional fixed teams and roles: round, player, team "
+                  "(Red, Blue, White), role. Leave a round out to draw it from the seed."),
+    ),
+)
+DEFAULT_OPTIONS = SPEC.default_options()
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The host's options, typed (the state keeps them as the host gave them: records replay).
+    Choice options keep their text; the spec's choices list the values each may take."""
+    row_one: str = "top"                        # A1: top, bottom
+    distance: str = "manhattan"                 # A2: manhattan, chebyshev
+    tie_keeps: str = "after_flip"               # A8: after_flip, round_start
+    flip_spreads: bool = True                   # A10
+    white_defends: bool = False                 # A13
+    adjacency: str = "orthogonal"               # A14: orthogonal, eight
+    grid_red_count: int = 16                    # A16
+    grid_symmetry: str = "random"               # A16: random or a transform name
+    diagonal_symmetry: bool = False             # A17
+    coordinator_list: str = "sorted"            # A19: sorted, shuffled
+    connectivity: int = 4                       # A21: 4, 8
+    mediator_counts_connection_bonus: bool = True   # A22
+    fog_overlap: bool = False                   # A24
+    three_in_a_row: str = "windows"             # A26: windows, runs
+    mediator_winner_by: str = "final"           # A27: final, raw
+    end_of_match: str = "total"                 # A30: total, total_rounds_won
+    invalid_entries: str = "drop_and_renumber"  # A33: drop_and_renumber, drop_keep_slots
+    publish_counts: bool = False                # A35
+    reveal_roles_at_end: bool = False           # A35
+    reveal_play_at_end: bool = False            # A35
+    white_missing_penalty: int = 0              # A32
+    round2_roles: str = "Coordinator,Sniper,Demolitionist,Saboteur"   # A41, checked by content.role_pool
+    round4_roles: str = "Sniper,Demolitionist,Blocker,Saboteur"       # A41
+    garnets_per_points: int = 0                 # A31
+    winner_garnets: int = 0                     # A31
+    ec_garnets: int = 0                         # A31
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> "Options":
+        """The options a state (or a render context) holds, typed; an option left out takes its
+        default. Parsed once per options mapping: every form, parse and round step reads them."""
+        seen = _PARSED.get(id(options))
+        if seen is not None and seen[0] is options and seen[1] == options:   # the same, unchanged
+            return seen[2]
+        typed = _parse_options(tuple(options.items()))
+        # The entry holds `options` itself, so its id cannot be reused while it is cached.
+        _PARSED[id(options)] = (options, dict(options), typed)
+        if len(_PARSED) > 64:
+            del _PARSED[next(iter(_PARSED))]
+        return typed
+
+
+_PARSED: dict[int, tuple[Mapping[str, Any], dict[str, Any], Options]] = {}
+
+
+_BOOLS = frozenset(("flip_spreads", "white_defends", "diagonal_symmetry", "mediator_counts_connection_bonus",
+                    "fog_overlap", "publish_counts", "reveal_roles_at_end", "reveal_play_at_end"))
+_INTS = frozenset(("grid_red_count", "connectivity", "white_missing_penalty", "garnets_per_points",
+                   "winner_garnets", "ec_garnets"))
+_NAMES = frozenset(Options.__dataclass_fields__)
+
+
+def _parse_options(items: tuple[tuple[str, Any], ...]) -> Options:
+    typed: dict[str, Any] = {}
+    for name, value in items:
+        if name not in _NAMES:
+            continue
+        typed[name] = bool(value) if name in _BOOLS else int(value) if name in _INTS else str(value)
+    return Options(**typed)
+
+
+def options_of(state: Mapping[str, Any]) -> Options:
+    """A state's options, typed (see `Options.of`)."""
+    return Options.of(state["options"])
+
+
+def as_options(options: Options | Mapping[str, Any]) -> Options:
+    """`options` typed: the rules' functions take an `Options` or the host's mapping."""
+    return options if isinstance(options, Options) else Options.of(options)
