@@ -56,8 +56,10 @@ def impure_uses(source: str, built_in: bool = False) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level >= 1 and built_in:
-            # a built-in game (sheetbridge/games/x.py) may use the pure core only
-            if node.level != 2 or (node.module or "").split(".")[0] != "core":
+            # a built-in game (sheetbridge/games/x.py) may use the pure core only; a chapter of a game
+            # package (sheetbridge/games/x/*.py) the pure core (three dots) and its own chapters (one)
+            top = (node.module or "").split(".")[0]
+            if not ((node.level in (2, 3) and top == "core") or node.level == 1):
                 bad.append("." * node.level + (node.module or ""))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FORBIDDEN_CALLS:
             bad.append(node.func.id + "()")
