@@ -127,9 +127,12 @@ def _legal_steps(cols: int, rows: int, blocked: frozenset[tuple[int, int]]
     return {n: {at: steps_from(n, at, cols, rows, blocked) for at in points} for n in "BC"}
 
 
+CornerRow = tuple[tuple[str, str], tuple[str, str]]   # a Border row naming a point: (("cell", "C1"), ("corner", ...))
+
+
 @functools.lru_cache(maxsize=16)
 def _pregame_choices(cols: int, rows: int, blocked: frozenset[tuple[int, int]]
-                     ) -> tuple[list[tuple[str, str]], list[tuple[str, tuple[tuple[tuple[str, str], ...], ...]]]]:
+                     ) -> tuple[list[tuple[str, str]], list[tuple[str, tuple[CornerRow, ...]]]]:
     """What the simulated players draw their pregame lists from, in board order: every usable cell as
     (label, key), and every lattice point as (key, the cell corners naming it, as Border rows)."""
     cells = [(cell_label(c, r), key_of(cell_fine(c, r)))

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from ...core.parsing import clean, host_flag, parse_int, table_key
 from ...core.types import State, Tables
 from .board import DIR_WORDS, DIRS, INVERSE, MIRROR, ROTATE
-from .spec import ENERGY, MANUAL, MISSIONS_TABLE
+from .spec import ENERGY, MANUAL, MISSIONS_TABLE, options_of
 
 # ------------------------------------------------------------- shapes (A22)
 
@@ -288,7 +288,7 @@ def refresh_missions(st: State, tables: Tables, after: int, host_log: list[str])
         kept.append(m)
     st["missions"] = kept
     nxt = after + 1
-    if nxt <= st["options"]["rounds"]:
+    if nxt <= options_of(st["options"]).rounds:
         count = sum(1 for m in kept if m["round"] == nxt)
         if count != 5:
             host_log.append(f"round {nxt} has {count} mission(s) on its board (the ruleset's boards have 5, R48)")

@@ -30,18 +30,17 @@ def draw_board(cols: int, rows: int, segments: Sequence[Mapping[str, Any]], star
     are drawn ─ │, central paths ═ ║, each filled in its colour; S marks a node at the start
     of the round, E at the end (A33). Segments are drawn in the order given."""
     W, H = 2 * cols + 1, 2 * rows + 1
-    fill: dict[tuple[int, int], str] = {}
-    text: dict[tuple[int, int], str] = {}
-    font: dict[tuple[int, int], str] = {}
-    border_at: dict[tuple[int, int], Mapping[str, Any]] = {}
-    central_at: dict[tuple[int, int], Mapping[str, Any]] = {}
+    fill: dict[tuple[int, ...], str] = {}
+    text: dict[tuple[int, ...], str] = {}
+    font: dict[tuple[int, ...], str] = {}
+    border_at: dict[tuple[int, ...], Mapping[str, Any]] = {}
+    central_at: dict[tuple[int, ...], Mapping[str, Any]] = {}
     for at in blocked:
         fill[tuple(at)] = BLOCKED
         text[tuple(at)] = "X"
     for s in segments:
         (x0, y0), (x1, y1) = s["frm"], s["to"]
-        mid = ((x0 + x1) // 2, (y0 + y1) // 2)
-        (border_at if s["node"] == "B" else central_at)[mid] = s
+        (border_at if s["node"] == "B" else central_at)[((x0 + x1) // 2, (y0 + y1) // 2)] = s
         for pt in ((x0, y0), (x1, y1)):
             if pt not in fill:
                 fill[pt] = FILL[s["colour"]]
@@ -55,10 +54,11 @@ def draw_board(cols: int, rows: int, segments: Sequence[Mapping[str, Any]], star
             parts.append(str(c["step"]) if step_order else ("═" if c["frm"][1] == c["to"][1] else "║"))
         text[mid] = "".join(parts) if not step_order else "|".join(parts)
         base = b if b is not None else c
+        assert base is not None   # mid is a key of one of them
         fill[mid] = FILL[base["colour"]]
         if b is not None and c is not None:   # different colours, or it would have collided
             font[mid] = "9DC3E6" if c["colour"] == BLUE else "000000"
-    marks: dict[tuple[int, int], str] = {}
+    marks: dict[tuple[int, ...], str] = {}
     for s in starts:
         at = tuple(s["at"])
         marks[at] = "S"
@@ -75,8 +75,8 @@ def draw_board(cols: int, rows: int, segments: Sequence[Mapping[str, Any]], star
         row = [Cell(str(Y // 2 + 1) if Y % 2 else "", None, True)]
         for X in range(W):
             at = (X, Y)
-            base = GRAY if (X % 2 and Y % 2) else (POINT if (X % 2 == 0 and Y % 2 == 0) else None)
-            f = fill.get(at, base)
+            shade = GRAY if (X % 2 and Y % 2) else (POINT if (X % 2 == 0 and Y % 2 == 0) else None)
+            f = fill.get(at, shade)
             t = text.get(at, "·" if (X % 2 == 0 and Y % 2 == 0) else "")
             fc = font.get(at) or ("FFFFFF" if f in (FILL[BLUE], FILL[BLACK], BLOCKED) else None)
             row.append(Cell(t, f, at in marks, fc))
@@ -99,7 +99,8 @@ def _grid_from_facts(facts: Sequence[Any], step_order: bool) -> tuple[tuple[tupl
     marks = of_type(facts, NodeMarker)
     starts = [{"at": fine_of(m.node, m.at), "colour": m.colour or None} for m in marks if m.phase == "start"]
     ends = [{"at": fine_of(m.node, m.at), "colour": m.colour or None} for m in marks if m.phase == "end"]
-    blocked = [cell_fine(*parse_cell(label, board.columns, board.rows)) for label in board.blocked]
+    cells = (parse_cell(label, board.columns, board.rows) for label in board.blocked)
+    blocked = [cell_fine(*c) for c in cells if c is not None]   # every label is a cell of the board
     grid = draw_board(board.columns, board.rows, segs, starts, ends, step_order, blocked)
     drawn = {s["colour"] for s in segs}   # the legend names only the paths drawn
     legend = tuple(x for x in LEGEND if not x[0].endswith(" path") or x[0].split()[0] in drawn)
@@ -167,14 +168,14 @@ def board_picture(facts: Sequence[Any], title: str, viewer: str | None = None) -
     for a, b in failed:
         shapes.append(Line((_px(a), _px(b)), PIC_FAILED, 3, dashed=True))
     for at in dict.fromkeys(mine):
-        x, y = _px(at)
-        shapes.append(Dot(x, y, 14, PIC_MINE))
+        cx, cy = _px(at)
+        shapes.append(Dot(cx, cy, 14, PIC_MINE))
     for m in of_type(facts, NodeMarker):
-        x, y = _px(fine_of(m.node, m.at))
+        cx, cy = _px(fine_of(m.node, m.at))
         if m.phase == "start":
-            shapes.append(Dot(x, y, 9, FILL[m.colour] if m.colour else "FFFFFF", PIC_START_RING))
+            shapes.append(Dot(cx, cy, 9, FILL[m.colour] if m.colour else "FFFFFF", PIC_START_RING))
         else:
-            shapes.append(Dot(x, y, 5, FILL[m.colour] if m.colour else PIC_END, PIC_END))
+            shapes.append(Dot(cx, cy, 5, FILL[m.colour] if m.colour else PIC_END, PIC_END))
     for f in paths:
         if f.step:
             (x0, y0), (x1, y1) = _px(fine_of(f.node, f.frm)), _px(fine_of(f.node, f.to))

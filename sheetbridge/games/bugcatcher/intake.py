@@ -121,7 +121,7 @@ def _pregame_form(state: State, opts: Options) -> Form:
                      rows=LIST_LENGTH, row_labels=ORDINALS[:LIST_LENGTH],
                      help="9 different corners, best first; C1 bottom right = D2 upper left")
     if opts.bid_scope == "shared":
-        bid_fields = (Field("bid", "Garnets bid (both lists)", FieldKind.INTEGER, minimum=0,
+        bid_fields: tuple[Field, ...] = (Field("bid", "Garnets bid (both lists)", FieldKind.INTEGER, minimum=0,
                             required=False, help="garnets spent to win ties"),)
     else:
         bid_fields = (Field("central_bid", "Garnets bid: central list", FieldKind.INTEGER, minimum=0,
@@ -430,6 +430,7 @@ def walk_warnings(state: State, player: str, codes: Sequence[str],
                                                            if opts.offboard_policy == "stop_node"
                                                            else "only this action is skipped")))
         elif ev.result == "blocked":
+            assert ev.to is not None   # a blocked step names the cell it tried
             out.append(Problem(ProblemKind.ILLEGAL, player, where, ev.code,
                                "a path into a cell that is not blocked",
                                f"{fine_label(ev.to, *dims(state))} is a blocked cell",

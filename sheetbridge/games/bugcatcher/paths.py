@@ -12,6 +12,12 @@ from .board import DIRS, GSWAP, IDLE, SWAP, _board_labels, fine_label, is_path, 
 from .board import BLUE, cell_fine, point_fine  # noqa: F401  (the docstring examples use these)
 from .spec import DEFAULTS, Options, options_of  # noqa: F401
 
+Point = tuple[int, int]   # a fine point (board.py)
+
+
+def _point(xy: Sequence[int]) -> Point:
+    return (xy[0], xy[1])
+
 
 @dataclass(slots=True)   # a few hundred a round: slots make them quicker to make
 class Event:
@@ -88,7 +94,7 @@ def run_paths(starts: Mapping[str, Mapping[str, Sequence[int]]], border_colour: 
     cols, rows = opts.columns, opts.rows
     blocked = opts.blocked
     players = sorted(starts)
-    pos = {p: {n: tuple(starts[p][n]) for n in "BC"} for p in players}
+    pos: dict[str, dict[str, Point]] = {p: {n: _point(starts[p][n]) for n in "BC"} for p in players}
     colour = {p: border_colour[p] for p in players}
     stopped = {p: {"B": False, "C": False} for p in players}
     claimed: dict[tuple[int, int], str] = {}
@@ -218,7 +224,7 @@ def walk_alone(start: Mapping[str, Sequence[int]], border_colour: str, codes: Se
     cols, rows = opts.columns, opts.rows
     blocked = opts.blocked
     colour = border_colour
-    pos = {"B": tuple(start["B"]), "C": tuple(start["C"])}
+    pos = {"B": _point(start["B"]), "C": _point(start["C"])}
     stopped = {"B": False, "C": False}
     claimed = {pos["B"], pos["C"]} if opts.start_nodes_claimed else set()
     placed: dict[tuple[int, int], list[tuple[str, str]]] = {}   # midpoint -> (node, colour) of placed paths

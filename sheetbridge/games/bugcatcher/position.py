@@ -45,7 +45,7 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
     for m in earlier:
         if m["completers"]:
             m["status"] = "completed"
-        elif mission_window(m)[1] is not None and mission_window(m)[1] < r:
+        elif (last := mission_window(m)[1]) is not None and last < r:
             m["status"] = "closed"
     _counts(st, players, position, earlier, done, opts)
     st["round"] = r

@@ -24,7 +24,7 @@ from .facts import (_ORDER_KEY, ActionStep, CollisionHit, CollisionRecord, Colli
                     MissionAccepted, MissionCompleted, MissionCompleters, MissionPenalty, MissionReward, NextNodes, NodePath,
                     NoSubmission,
                     TieBreakStep, _accepted, _node_marker, _not_found, _path_placed, board_fact, presented_facts)
-from .paths import PathResult, run_paths
+from .paths import PathResult, Point, _point, run_paths
 from .pregame import resolve_pregame
 from .spec import ENERGY, Options, options_of
 
@@ -60,7 +60,7 @@ def resolve_round(st: State, ri: RoundInput, rng: Rng) -> RoundResult:
     st.setdefault("last_actions", {p: [] for p in rd.players})     # states recorded before these keys
     st.setdefault("pending_manual", [])
     plans, gswap_used, accept = take_plans(rd, ri)
-    starts = {p: {n: tuple(st["nodes"][p][n]) for n in "BC"} for p in rd.players}
+    starts = {p: {n: _point(st["nodes"][p][n]) for n in "BC"} for p in rd.players}
     start_colour = dict(st["border_colour"])
     res = place_paths(rd, starts, start_colour, plans, gswap_used)
     rewards = {p: 0 for p in rd.players}
@@ -167,19 +167,19 @@ def _point_names(cols: int, rows: int) -> tuple[Callable[[Any], str], Callable[[
 
     def lbl(fine: Sequence[int]) -> str:
         try:
-            return labels[fine]   # type: ignore[index]  (a list is no key: TypeError, computed below)
+            return labels[fine]   # type: ignore[index]  # a list is no key: TypeError, computed below
         except (KeyError, TypeError):   # a point off the board, or a list
             return fine_label(fine, cols, rows)
 
     def xy(fine: Sequence[int]) -> tuple[int, int]:
         try:
-            return coords[fine]   # type: ignore[index]  (as above)
+            return coords[fine]   # type: ignore[index]  # as above
         except (KeyError, TypeError):
             return own_xy(fine)
     return lbl, xy
 
 
-def place_paths(rd: Round, starts: dict[str, dict[str, tuple[int, ...]]], start_colour: dict[str, str],
+def place_paths(rd: Round, starts: dict[str, dict[str, Point]], start_colour: dict[str, str],
                 plans: Mapping[str, Sequence[str]], gswap_used: Mapping[str, bool]) -> PathResult:
     """Every step of every path, all players' k-th actions at once (R29-R47, reference order (f)),
     and what each step did, cost and caused (R12-R15, R37-R45, A13, A16)."""
@@ -374,7 +374,7 @@ def count_fireflies(rd: Round, res: PathResult, rewards: Mapping[str, int], pena
                                lbl(res.ends[p]["C"]), res.border_colour[p], audience=(p,)))
 
 
-def publish_board(rd: Round, starts: Mapping[str, Mapping[str, tuple[int, ...]]], start_colour: Mapping[str, str],
+def publish_board(rd: Round, starts: Mapping[str, Mapping[str, Point]], start_colour: Mapping[str, str],
                   res: PathResult) -> None:
     """The public board (R63-R65, A33): paths and node points, unowned and in board order unless the
     step order is public, so the record says no more than the drawing."""
