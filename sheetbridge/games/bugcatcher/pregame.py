@@ -1,6 +1,6 @@
-"""A new game (``setup``) and its pregame (round 0, R16-R26, A26-A30): each player's two priority lists are given out pass by
-pass, a contested coordinate to the highest bid, then a seeded draw; the bids are charged and every
-starting node is shown, unlabelled.
+"""A new game (``setup``) and its pregame (round 0, R16-R26, A26-A30): each player's two priority
+lists are given out pass by pass, a contested coordinate to the highest bid, then a seeded draw; the
+bids are charged and every starting node is shown, unlabelled.
 
 Steps, in the rulebook's order: :func:`read_lists`, :func:`cap_bids`, :func:`give_out_lists`,
 :func:`place_nodes`, :func:`charge_bids`, :func:`show_start`.

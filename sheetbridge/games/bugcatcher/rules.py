@@ -20,10 +20,10 @@ from .board import (ACTION_CHOICES, GSWAP, IDLE, SWAP, _ENERGY_CODES, _NODE_WORD
 from .content import _found_shape, _mission_copy, _shape_variants, mission_window, refresh_missions
 from .facts import (_ORDER_KEY, ActionStep, CollisionHit, CollisionRecord, CollisionsCaused, EnergyUsed,
                     FinalCount, FinalStats, FireflyBreakdown, FireflyGarnets, FireflyTotal, IntakeProblem,
-                    LedgerReason, MainMatchResult, ManualMissionPending, MissionCheck, MissionClosed,
-                    MissionAccepted, MissionCompleted, MissionCompleters, MissionPenalty, MissionReward, NextNodes, NodePath,
-                    NoSubmission,
-                    TieBreakStep, _accepted, _node_marker, _not_found, _path_placed, board_fact, presented_facts)
+                    LedgerReason, MainMatchResult, ManualMissionPending, MissionAccepted, MissionCheck,
+                    MissionClosed, MissionCompleted, MissionCompleters, MissionPenalty, MissionReward, NextNodes,
+                    NodePath, NoSubmission, TieBreakStep, _accepted, _node_marker, _not_found, _path_placed,
+                    board_fact, presented_facts)
 from .paths import PathResult, Point, _point, run_paths
 from .pregame import resolve_pregame
 from .spec import ENERGY, Options, options_of
@@ -348,6 +348,7 @@ def settle_mission(rd: Round, m: dict[str, Any], completers: list[str], rewards:
 
 def penalize(m: dict[str, Any], p: str, penalties: dict[str, int], facts: list[Any], host_log: list[str],
              why: str) -> None:
+    """A failed acceptor pays the mission's penalty once: another completed it (R56) or its window ended (A19)."""
     penalties[p] += m["penalty"]
     m["penalized"].append(p)
     facts.append(MissionPenalty(p, m["id"], m["name"], m["penalty"], why, audience=(p,)))
