@@ -73,8 +73,6 @@ from typing import Any
 
 from .spec import SPEC
 
-__all__ = ["SPEC"]
-
 
 def __getattr__(name: str) -> Any:
     """Every other name (GAME, the facts, run_paths...) from game.py, imported on first use: listing
