@@ -1072,3 +1072,26 @@ def test_without_the_private_breakdown_the_steps_are_the_hosts_alone():
         "Border node: A3 bottom right (black paths)", "Central node: B4 (blue paths)"]
     # With the step order public, each path carries its step, in step order (A33).
     assert [f.step for f in of_type(rec.facts, bc.PathPlaced)] == [1, 2, 3, 4, 6, 7]
+
+
+def test_a_whole_games_state_options_ledger_and_ending_are_the_ones_the_package_names():
+    # state.py names every key the state holds; spec.Options every option; facts.LedgerReason every
+    # reason booked and facts.Ending every ending (issue 26): a whole game, with its bids, garnet swaps
+    # and conversions, uses no other.
+    from sheetbridge.core.match import play_random
+    from sheetbridge.games.bugcatcher.facts import Ending, LedgerReason
+    from sheetbridge.games.bugcatcher.spec import SPEC, Options, options_of
+    from sheetbridge.games.bugcatcher.state import BugcatcherState, Final, Mission, PublicBoard
+    g = play_random("bugcatcher", ["Ann", "Bo", "Cy", "Dee"], seed=2, garnets=3)
+    st = g.state
+    assert set(st) == set(BugcatcherState.__annotations__)
+    assert st["missions"] and all(set(m) == set(Mission.__annotations__) for m in st["missions"])
+    assert set(st["final"]) == set(Final.__annotations__)
+    assert set(st["board"]) <= set(PublicBoard.__annotations__)
+    opts = options_of(st["options"])
+    assert {o.name for o in SPEC.options} | {"blocked", "blocked_labels"} == set(Options.__dataclass_fields__)
+    assert all(getattr(opts, o.name) == st["options"][o.name] for o in SPEC.options)
+    reasons = {e.reason for r in g.rounds for e in r.ledger}
+    assert reasons and reasons <= {x.value for x in LedgerReason} and all(type(x) is str for x in reasons)
+    ending = g.outcome().ending
+    assert type(ending) is str and ending in {x.value for x in Ending}
