@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.parsing import clean
 from ...core.types import State, Tables
-from .spec import BOARD_TABLE, START_CELLS
+from .spec import BOARD_TABLE
 
 
 SEQUENCES: dict[str, str] = {"A": "Frontier", "B": "Greenhouse", "C": "Conductor"}  # R7, A35

@@ -44,7 +44,8 @@ def _ec_metric(comps: Mapping[str, Sequence[str]], seqs: Sequence[str], opts: Op
         name = ("Sequence Value in the activated Sequence" if len(seqs) == 1
                 else "sum of Sequence Values over the activated Sequences")
         return (lambda p: sum(sequence_value(comps[p], s) for s in seqs)), name
-    return (lambda p: max(sequence_value(comps[p], s) for s in seqs)), "best Sequence Value among the activated Sequences"
+    return ((lambda p: max(sequence_value(comps[p], s) for s in seqs)),
+            "best Sequence Value among the activated Sequences")
 
 
 def _group(players: Sequence[str], key: Callable[[str], Any], best: bool) -> list[str]:
@@ -106,8 +107,8 @@ def _elimination(players: Sequence[str], pw: str | None, nw: str, improper: Sequ
         return group[0], rule, None, code
     # Asked while the tie stands, entered or not, so that an entered ranking can still be corrected.
     req = DecisionRequest(
-        GT_EC, f"Gamewide Tiebreak: {and_names(group)} are tied for the Elimination Candidate ({rule}). Rank them, best "
-        "first: the last goes to the Elimination Candidate.", DecisionKind.RANKING, tuple(group),
+        GT_EC, f"Gamewide Tiebreak: {and_names(group)} are tied for the Elimination Candidate ({rule}). Rank them, "
+        "best first: the last goes to the Elimination Candidate.", DecisionKind.RANKING, tuple(group),
         default="no Elimination Candidate yet")
     pick = gt_pick(group, decisions.get(GT_EC), best=False)
     return (pick, rule + ", then the Gamewide Tiebreak", req, code) if pick else (None, "", req, "")
@@ -147,6 +148,7 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
         reasons.append(f"Plants tied at {tied_plants[0]['energy']} Energy by "
                        f"{and_names(sorted(pl['player'] for pl in tied_plants))}: the planting fails.")
     if pw:
+        assert pw_plant is not None   # pw is its planter
         winner, method = pw, "parasite"
         reasons.append(f"{pw} planted the Parasite with the most Energy ({pw_plant['energy']}) in the round the "
                        "Sequence was activated and wins the Main Match.")
@@ -156,7 +158,8 @@ def decide(players: Sequence[str], comps: Mapping[str, Sequence[str]], seqs: Seq
     else:
         winner, method = nw, "normal"
         if nw and len(nw_group) > 1:
-            reasons.append(f"{and_names(nw_group)} are tied on {basis}; the Gamewide Tiebreak puts {nw} first: {nw} wins.")
+            reasons.append(f"{and_names(nw_group)} are tied on {basis}; the Gamewide Tiebreak puts {nw} first: "
+                           f"{nw} wins.")
         elif nw:
             reasons.append(f"{nw} wins by {basis}.")
         else:

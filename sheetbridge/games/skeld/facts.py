@@ -433,7 +433,8 @@ class CrewInventory(Fact):
 
 def held_items(crew: Mapping[str, Any]) -> tuple[BonusHeld, ...]:
     """A crewmate's bonuses as facts hold them, in bonus order."""
-    return tuple(BonusHeld(it["item"], it["uses"]) for it in sorted(crew["items"], key=lambda x: BONUSES.index(x["item"])))
+    return tuple(BonusHeld(it["item"], it["uses"])
+                 for it in sorted(crew["items"], key=lambda x: BONUSES.index(x["item"])))
 
 
 class LedgerReason(enum.StrEnum):

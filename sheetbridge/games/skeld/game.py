@@ -15,7 +15,7 @@ from ...core.types import (Form, Outcome, RawSubmission, Report, RoundInput, Rou
 from . import content, ending, intake, play, render, rules
 from .content import (BANANA_ENERGY, BANANA_USE, BASE_CAP, BOARD_TABLE, BONUSES, CAP_PRICE, COMPONENT_NAMES,
                       COMPONENTS, DIRECTIONS, GT_EC, GT_RUNNER_UP, GT_WINNER, INCOME, MAX_CAP, PARASITE_ROOM, ROOMS,
-                      SEQUENCES, SIDE_WORDS, SIZE, START_CELLS, START_ENERGY, VAULT, VAULT_MIN, WALL_USES, WIWAXIA_USE,
+                      SEQUENCES, SIDE_WORDS, SIZE, START_ENERGY, VAULT, VAULT_MIN, WALL_USES, WIWAXIA_USE,
                       Board, Bonus, edge, item_uses, number, path_crosses_wall, pieces, read_board, room_kind,
                       room_title, sequence_value, total_value)
 from .ending import decide, gt_pick
@@ -31,7 +31,7 @@ from .position import POSITION_KEYS, from_position as opened_at
 from .render import (CELL_H, CELL_W, CREW_COLOUR, DARK_FILLS, FILL_LEGEND, GRID_X, GRID_Y, NEW_THIS_ROUND,
                      PLANT_WORDS, ROOM_FILL, WALL_COLOUR, cell_xy, room_fill, room_text_colour)
 from .rules import contention, contention_winner, plant_verdicts
-from .spec import DEFAULT_OPTIONS, DEFAULTS, SPEC, Options, options_of
+from .spec import DEFAULT_OPTIONS, DEFAULTS, SPEC, START_CELLS, Options, options_of
 from .state import STATE_VERSION, SkeldState, upgrade
 
 
@@ -112,3 +112,24 @@ class Skeld(GameRules):
 
 
 GAME = Skeld()
+
+# What code outside the package reads as skeld.X (tests, strategies, the board tab, docs): the
+# facade and the names re-exported above.
+__all__ = [
+    "GAME", "Skeld", "HOST_ONLY", "PUBLIC", "BANANA_ENERGY", "BANANA_USE", "BASE_CAP", "BOARD_TABLE", "BONUSES",
+    "CAP_PRICE", "COMPONENT_NAMES", "COMPONENTS", "DIRECTIONS", "GT_EC", "GT_RUNNER_UP", "GT_WINNER", "INCOME",
+    "MAX_CAP", "PARASITE_ROOM", "ROOMS", "SEQUENCES", "SIDE_WORDS", "SIZE", "START_CELLS", "START_ENERGY",
+    "VAULT", "VAULT_MIN", "WALL_USES", "WIWAXIA_USE", "Board", "Bonus", "edge", "item_uses", "number",
+    "path_crosses_wall", "pieces", "read_board", "room_kind", "room_title", "sequence_value", "total_value",
+    "decide", "gt_pick", "EC_RULES", "ActivationAttempt", "ActivationContest", "ActivatorsSeen", "BonusGained",
+    "BonusHeld", "BonusNotUsed", "BonusUsed", "ComponentGained", "CrewInRoom", "CrewInventory", "CrewMove",
+    "CrewRef", "CrewStart", "CrewStartAssigned", "DisablesAnnounced", "EndOfMatchGarnets", "EndOfRoundEnergy",
+    "EnergyAccount", "EnergyCapRaise", "EnergyLost", "Ending", "LedgerReason", "MainMatchResult",
+    "MainMatchStatus", "MultiSequenceStanding", "NoSubmission", "ParasiteClaimed", "ParasitePlant",
+    "RoomActivated", "RoomBid", "RoomDisabled", "RoomOccupants", "RoundLimitReached", "SequenceCompleted",
+    "SequenceStanding", "ShipBoard", "SubmissionProblem", "TotalStanding", "WallPlaced", "WiwaxiaDrain",
+    "XCommOpened", "plan_player", "POSITION_KEYS", "CELL_H", "CELL_W", "CREW_COLOUR", "DARK_FILLS", "FILL_LEGEND",
+    "GRID_X", "GRID_Y", "NEW_THIS_ROUND", "PLANT_WORDS", "ROOM_FILL", "WALL_COLOUR", "cell_xy", "room_fill",
+    "room_text_colour", "contention", "contention_winner", "plant_verdicts", "DEFAULT_OPTIONS", "DEFAULTS",
+    "SPEC", "Options", "options_of", "STATE_VERSION", "SkeldState"
+]

@@ -9,10 +9,10 @@ from typing import Any, Mapping, Sequence
 from ...core.parsing import clean, int_reason, is_formula, match_choice, parse_int, yes_no
 from ...core.types import (Field, FieldKind, Form, Problem, ProblemKind, RawSubmission, Section, State,
                            Submission)
-from .content import (BANANA_ENERGY, BANANA_USE, DIRECTIONS, ROOMS, SEQUENCES, START_CELLS, WALL_USES, WIWAXIA_USE,
-                      Board, item_uses, room_kind, usable)
+from .content import (BANANA_ENERGY, BANANA_USE, DIRECTIONS, ROOMS, SEQUENCES, WALL_USES, WIWAXIA_USE, Board,
+                      item_uses, room_kind, usable)
 from .plans import caps_of, intent_from_plan, plan_player
-from .spec import CapScope, Options, options_of
+from .spec import START_CELLS, CapScope, Options, options_of
 
 _ENERGY_WORDS = tuple(str(n) for n in range(0, 100))   # what an Energy cell may hold, for _several
 _SEPARATORS = re.compile(r"\s*(?:,|;|/|&|\+|\band\b|\s)\s*", re.IGNORECASE)

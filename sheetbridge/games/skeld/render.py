@@ -11,13 +11,13 @@ from ...core.picture import Box, Label, Line, Picture
 from ...core.standings import RoundScore
 from ...core.types import Block, Cell, Report, State
 from .content import (BASE_CAP, BONUSES, COMPONENTS, DIRECTIONS, PARASITE_ROOM, SEQUENCES, SIDE_WORDS, SIZE,
-                      START_CELLS, START_ENERGY, VAULT, Board, Bonus, counted, edge, pieces, room_kind, room_title,
-                      sequence_value)
+                      START_ENERGY, VAULT, Board, Bonus, counted, edge, pieces, room_kind, room_title, sequence_value)
 from .facts import (ActivationAttempt, ActivatorsSeen, BonusHeld, BonusNotUsed, ComponentGained, CrewInRoom,
                     CrewInventory, CrewStart, CrewStartAssigned, DisablesAnnounced, EndOfMatchGarnets, EnergyAccount,
                     EnergyCapRaise, EnergyLost, MainMatchStatus, NoSubmission, ParasitePlant, RoomActivated,
                     RoomOccupants, RoundLimitReached, SequenceCompleted, ShipBoard, SubmissionProblem, WallPlaced,
                     XCommOpened, held_items)
+from .spec import START_CELLS
 
 
 # Colours of the ship, shared by the board tab and the pictures. Every legend colour is clearly
@@ -91,7 +91,6 @@ def _held_text(items: Sequence[BonusHeld], parasite: bool) -> str:
     return ", ".join(parts) if parts else "no bonus and no parasite"
 
 
-
 def _items_text(crew: Any) -> str:
     return _held_text(held_items(crew), crew["parasite"])
 
@@ -104,6 +103,7 @@ def render(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Repo
     if viewer is None:
         return _render_public(facts, ctx.round)
     return _render_private(facts, viewer, ctx.round)
+
 
 def _render_public(facts: Sequence[Any], r: int) -> Report:
     if r == 0:
@@ -141,6 +141,7 @@ def _render_public(facts: Sequence[Any], r: int) -> Report:
                     for o, room in zip(f.crewmates, f.rooms)]
         blocks.append(Block("All inventories", tuple(inv)))
     return Report(f"Skeld round {r}", tuple(blocks))
+
 
 def _render_private(facts: Sequence[Any], viewer: str, r: int) -> Report:
     pregame = r == 0
@@ -250,6 +251,7 @@ def picture(facts: Sequence[Any], viewer: str | None, ctx: RenderContext) -> Pic
     height = top + ((len(legend) + 2) // 3) * 22 + 8
     return Picture(GRID_X * 2 + SIZE * CELL_W, height, tuple(shapes), title=title)
 
+
 # --------------------------------------------------------------------- views
 
 def player_view(state: State, player: str) -> Report:
@@ -273,6 +275,7 @@ def player_view(state: State, player: str) -> Report:
                  f"Vault {'used' if state['vault_used'][player] else 'unused'}")
     title = "Final standing" if state["finished"] else f"Before round {state['round']}"
     return Report(f"Skeld: {player}", (Block(title, tuple(lines)),))
+
 
 def public_view(state: State) -> Report:
     board = Board.of(state)

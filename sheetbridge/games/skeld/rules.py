@@ -11,8 +11,8 @@ from ...core.facts import HOST_ONLY, PUBLIC, Fact
 from ...core.rng import Rng
 from ...core.types import Form, LedgerEntry, Problem, ProblemKind, RoundInput, RoundResult, State, Tables
 from .content import (BASE_CAP, BOARD_TABLE, CAP_PRICE, COMPONENTS, INCOME, PARASITE_ROOM, ROOMS, SEQUENCES,
-                      SIDE_WORDS, START_CELLS, START_ENERGY, VAULT, Board, Bonus, carries, edge, number, pieces,
-                      read_board, room_kind, sequence_value, total_value, use_bonus, usable, uses_left)
+                      SIDE_WORDS, START_ENERGY, VAULT, Board, Bonus, carries, edge, number, pieces, read_board,
+                      room_kind, sequence_value, total_value, use_bonus, usable, uses_left)
 from .facts import (ActivationAttempt, ActivationContest, ActivatorsSeen, BonusGained, BonusNotUsed, BonusUsed,
                     ComponentGained, CrewInRoom, CrewInventory, CrewMove, CrewRef, CrewStart, CrewStartAssigned,
                     DisablesAnnounced, EndOfMatchGarnets, EndOfRoundEnergy, EnergyAccount, EnergyCapRaise, EnergyLost,
@@ -22,7 +22,7 @@ from .facts import (ActivationAttempt, ActivationContest, ActivatorsSeen, BonusG
                     WiwaxiaDrain, XCommOpened, held_items)
 from .intake import default_submission, form
 from .plans import caps_of, plan_player
-from .spec import DEFAULTS, CapScope, Options, options_of
+from .spec import DEFAULTS, START_CELLS, CapScope, Options, options_of
 from .state import SkeldState, round_copy
 
 
@@ -383,7 +383,8 @@ def _contest(rd: _Round, room: str, entries: list[tuple[str, int, int]]
 
 
 def _claim(rd: _Round, room: str, p: str, i: int, how: str) -> None:
-    """What an activation gives (R23, R24, R35, R52): a component to the player, a bonus or a parasite to the crewmate."""
+    """What an activation gives (R23, R24, R35, R52): a component to the player, a bonus or a parasite to
+    the crewmate."""
     st = rd.st
     c = st["crew"][p][i]
     rd.activators.setdefault(room, []).append((p, i))
@@ -404,14 +405,16 @@ def _claim(rd: _Round, room: str, p: str, i: int, how: str) -> None:
 
 
 def complete_sequences(rd: _Round) -> None:
-    """R44, R50, A31, A32: the Main Match ends when a Sequence's 13 components are all claimed, or after the last round."""
+    """R44, R50, A31, A32: the Main Match ends when a Sequence's 13 components are all claimed, or after
+    the last round."""
     claimed = {c for p in rd.players for c in rd.st["components"][p]}
     rd.seqs = [s for s in SEQUENCES if all(f"{n}{s}" in claimed for n in range(1, 14))]
     rd.ended = bool(rd.seqs) or rd.r >= rd.opts.max_rounds
 
 
 def judge_plants(rd: _Round) -> None:
-    """The plants' verdicts (plant_verdicts), told to the planter; every plant is public at the end of the Main Match."""
+    """The plants' verdicts (plant_verdicts), told to the planter; every plant is public at the end of the
+    Main Match."""
     for pl, (verdict, improper) in zip(rd.plants_now, plant_verdicts(rd.plants_now, rd.seqs, rd.opts)):
         pl["verdict"], pl["improper"] = verdict, improper
     rd.st["plants"] += rd.plants_now
@@ -508,7 +511,8 @@ def open_xcomms(rd: _Round) -> None:
 
 
 def end_or_income(rd: _Round) -> None:
-    """R64, R73 at the end (1 garnet per 3 components, 4 for Zurich); otherwise income R15, A8 (+1 Rosé, R66), capped."""
+    """R64, R73 at the end (1 garnet per 3 components, 4 for Zurich); otherwise income R15, A8 (+1 Rosé,
+    R66), capped."""
     st, r = rd.st, rd.r
     rd.end_energy = {(p, i): c["energy"] for p in rd.players for i, c in enumerate(st["crew"][p])}
     if rd.ended:
