@@ -162,26 +162,39 @@ class _Round:
     drained: dict[tuple[str, int], int] = field(default_factory=dict)
     gained: dict[tuple[str, int], int] = field(default_factory=dict)
     end_energy: dict[tuple[str, int], int] = field(default_factory=dict)
+    decided_by: dict[str, str] = field(default_factory=dict)   # room -> what decided its contest
 
 
 def resolve_round(st: State, rin: RoundInput, shown: State) -> RoundResult:
-    """Round r in the order of A9; `st` is the copy resolved, `shown` the round's state as the forms showed it."""
+    """Round r as the steps of A9, in order; `st` is the copy resolved, `shown` the round's state as the
+    forms showed it. Everything is simultaneous across players."""
     rd = _Round(st, shown, rin, options_of(st), st["round"], st["players"], Board.of(st), dict(rin.balances))
-    for p in rd.players:
-        values = take_submission(rd, p)      # step 1
-        buy_cap_raises(rd, p, values)        # step 2
-        plan_crewmates(rd, p, values)
-    move_crewmates(rd)                       # steps 3-5: banana, move, Toe step
+    for p in rd.players:                     # steps 1-2, player by player
+        values = take_submission(rd, p)
+        buy_cap_raises(rd, p, values)
+        plan_crewmates(rd, p, values)        # validated again with the caps just raised
+    for p in rd.players:                     # steps 3-5, crewmate by crewmate
+        for c, plan in zip(st["crew"][p], rd.plans[p]):
+            eat_banana(rd, p, c, plan)
+            move(rd, p, c, plan)
+            take_toe_step(rd, p, c, plan)
     disable_rooms(rd)                        # step 6
-    activate_rooms(rd)                       # steps 7-8
+    for room, entries in place_bids(rd):     # steps 7-8, room by room
+        for p, i in contest_room(rd, room, entries):
+            hand_out(rd, room, p, i)
+    close_activations(rd)
     complete_sequences(rd)                   # step 9
     judge_plants(rd)                         # step 10
-    if not rd.ended:                         # step 11, skipped once the Main Match is over
+    if not rd.ended:                         # step 11
         drain_wiwaxia(rd)
         place_walls(rd)
     open_xcomms(rd)
-    end_or_income(rd)                        # steps 12-13
-    return _round_result(rd)
+    rd.end_energy = {(p, i): c["energy"] for p in rd.players for i, c in enumerate(st["crew"][p])}
+    if rd.ended:
+        end_main_match(rd)                   # step 12
+    else:
+        pay_income(rd)                       # step 13
+    return round_result(rd)                  # step 14
 
 
 def take_submission(rd: _Round, p: str) -> Mapping[str, Any]:
@@ -256,35 +269,39 @@ def plan_crewmates(rd: _Round, p: str, values: Mapping[str, Any]) -> None:
     rd.plans[p] = pl
 
 
-def move_crewmates(rd: _Round) -> None:
-    """R72 and A10 (the banana), R19-R21 (the move), R68 (the Toe step): the Energy was counted by the plans."""
-    for p in rd.players:
-        mine = (p,)
-        for c, plan in zip(rd.st["crew"][p], rd.plans[p]):
-            name = c["name"]
-            if plan["banana"]:
-                use_bonus(c, "Y")
-                rd.facts.append(BonusUsed(p, name, "Y", uses_left(c, "Y"), audience=mine))
-                if plan["banana_lost"]:
-                    rd.facts.append(EnergyLost(p, name, "banana", plan["banana_lost"], plan["cap"], audience=mine))
-                    rd.log.append(f"round {rd.r}: {p}.{name} loses {plan['banana_lost']} banana Energy over the "
-                                  "cap (A10)")
-            if plan["move"]:
-                rd.facts.append(CrewMove(p, name, "move", plan["start"], plan["move"], tuple(plan["move_path"]),
-                                         len(plan["move_path"]), audience=mine))
-            elif plan["move_refused"]:
-                dst, why = plan["move_refused"][:2]
-                rd.facts.append(CrewMove(p, name, "move", plan["start"], dst,
-                                         tuple(rd.board.line(plan["start"], dst) or ()), 0, why, audience=mine))
-            if plan["toe"]:
-                rd.facts.append(CrewMove(p, name, "toe", plan["toe_from"], plan["final"], (plan["final"],), 1,
-                                         audience=mine))
-            elif plan["toe_refused"]:
-                side, why, nxt = (list(plan["toe_refused"]) + ["", ""])[:3]
-                rd.facts.append(CrewMove(p, name, "toe", plan["move"] or plan["start"], nxt or "",
-                                         (nxt,) if nxt else (), 0, why, audience=mine))
-            c["pos"] = plan["final"]
-            c["energy"] = plan["energy_left"]
+def eat_banana(rd: _Round, p: str, c: dict, plan: Mapping[str, Any]) -> None:
+    """R72, A10: the Yellow Banana eaten, +3 Energy; over the cap it is lost."""
+    if plan["banana"]:
+        use_bonus(c, "Y")
+        rd.facts.append(BonusUsed(p, c["name"], "Y", uses_left(c, "Y"), audience=(p,)))
+        if plan["banana_lost"]:
+            rd.facts.append(EnergyLost(p, c["name"], "banana", plan["banana_lost"], plan["cap"], audience=(p,)))
+            rd.log.append(f"round {rd.r}: {p}.{c['name']} loses {plan['banana_lost']} banana Energy over the "
+                          "cap (A10)")
+
+
+def move(rd: _Round, p: str, c: dict, plan: Mapping[str, Any]) -> None:
+    """R19-R21, A3-A5: the move made (its Energy counted by the plan) or refused and why."""
+    if plan["move"]:
+        rd.facts.append(CrewMove(p, c["name"], "move", plan["start"], plan["move"], tuple(plan["move_path"]),
+                                 len(plan["move_path"]), audience=(p,)))
+    elif plan["move_refused"]:
+        dst, why = plan["move_refused"][:2]
+        rd.facts.append(CrewMove(p, c["name"], "move", plan["start"], dst,
+                                 tuple(rd.board.line(plan["start"], dst) or ()), 0, why, audience=(p,)))
+
+
+def take_toe_step(rd: _Round, p: str, c: dict, plan: Mapping[str, Any]) -> None:
+    """R68, A18: the Take Back Toe step made or refused; the crewmate then stands where its plan ends."""
+    if plan["toe"]:
+        rd.facts.append(CrewMove(p, c["name"], "toe", plan["toe_from"], plan["final"], (plan["final"],), 1,
+                                 audience=(p,)))
+    elif plan["toe_refused"]:
+        side, why, nxt = (list(plan["toe_refused"]) + ["", ""])[:3]
+        rd.facts.append(CrewMove(p, c["name"], "toe", plan["move"] or plan["start"], nxt or "",
+                                 (nxt,) if nxt else (), 0, why, audience=(p,)))
+    c["pos"] = plan["final"]
+    c["energy"] = plan["energy_left"]
 
 
 def disable_rooms(rd: _Round) -> None:
@@ -304,40 +321,49 @@ def disable_rooms(rd: _Round) -> None:
         rd.facts.append(DisablesAnnounced(tuple(sorted(set(disabled_now), key=ROOMS.index))))
 
 
-def activate_rooms(rd: _Round) -> None:
-    """R22-R30, R41: every bid is spent; room by room, the contention decides (A23 at V, A20 at P,
-    R69 Urgot, A15 a disabled room); the rooms activated are public, with who only to those present."""
-    st, r = rd.st, rd.r
-    bids: dict[str, list[tuple[str, int, int]]] = {}  # room -> (player, crew index, bid)
+def place_bids(rd: _Round) -> list[tuple[str, list[tuple[str, int, int]]]]:
+    """R29, A40: every bid is paid, win or lose; the rooms bid on, in room order, each with its
+    (player, crewmate index, bid) sorted."""
+    bids: dict[str, list[tuple[str, int, int]]] = {}
     for p in rd.players:
         for i, plan in enumerate(rd.plans[p]):
             if plan["bid"] is not None:
                 bids.setdefault(plan["final"], []).append((p, i, plan["bid"]))
-                rd.log.append(f"round {r}: {p}.{st['crew'][p][i]['name']} bids {plan['bid']} on {plan['final']}")
+                rd.log.append(f"round {rd.r}: {p}.{rd.st['crew'][p][i]['name']} bids {plan['bid']} on "
+                              f"{plan['final']}")
+    return [(room, sorted(bids[room])) for room in sorted(bids, key=ROOMS.index)]
+
+
+def contest_room(rd: _Round, room: str, entries: list[tuple[str, int, int]]) -> list[tuple[str, int]]:
+    """R26-R28 (A15 a disabled room, R69 Urgot, A20 at P, A23 at V): who activates the room, told to the
+    host with every bid, and to each bidder whether theirs won (why not with reveal_failure_reasons, A37)."""
+    st = rd.st
+    winners, how, failed = _contest(rd, room, entries)
 
     def bid_of(p: str, i: int, b: int) -> RoomBid:
         return RoomBid(p, st["crew"][p][i]["name"], b)
+    rd.facts.append(ActivationContest(room, tuple(bid_of(*e) for e in entries),
+                                      tuple(bid_of(*e) for e in entries if (e[0], e[1]) in winners), how,
+                                      audience=HOST_ONLY))
+    for p, i, b in entries:
+        why = failed.get((p, i), "")
+        rd.facts.append(ActivationAttempt(p, st["crew"][p][i]["name"], room, b, (p, i) in winners,
+                                          why if rd.opts.reveal_failure_reasons else "", audience=(p,)))
+    rd.decided_by[room] = how
+    return winners
 
-    for room in sorted(bids, key=ROOMS.index):
-        entries = sorted(bids[room])
-        winners, how, failed = _contest(rd, room, entries)
-        rd.facts.append(ActivationContest(room, tuple(bid_of(*e) for e in entries),
-                                          tuple(bid_of(*e) for e in entries if (e[0], e[1]) in winners), how,
-                                          audience=HOST_ONLY))
-        for p, i, b in entries:
-            why = failed.get((p, i), "")
-            rd.facts.append(ActivationAttempt(p, st["crew"][p][i]["name"], room, b, (p, i) in winners,
-                                              why if rd.opts.reveal_failure_reasons else "", audience=(p,)))
-        for p, i in winners:
-            _claim(rd, room, p, i, how)
+
+def close_activations(rd: _Round) -> None:
+    """R41: the rooms activated this round are public (who activated them is not)."""
     activated_now = sorted(rd.activators, key=ROOMS.index)
     rd.facts += [RoomActivated(room) for room in activated_now]
-    st["history"].append({"round": r, "activated": activated_now})
+    rd.st["history"].append({"round": rd.r, "activated": activated_now})
 
 
 def _contest(rd: _Round, room: str, entries: list[tuple[str, int, int]]
              ) -> tuple[list[tuple[str, int]], str, dict[tuple[str, int], str]]:
     """Who activates `room` among its bids, what decided it and why each other bid failed."""
+    # The rules of step 7 are cited once, on contest_room.
     st, r, opts = rd.st, rd.r, rd.opts
     failed: dict[tuple[str, int], str] = {}
     winners: list[tuple[str, int]] = []
@@ -382,9 +408,8 @@ def _contest(rd: _Round, room: str, entries: list[tuple[str, int, int]]
     return winners, how, failed
 
 
-def _claim(rd: _Round, room: str, p: str, i: int, how: str) -> None:
-    """What an activation gives (R23, R24, R35, R52): a component to the player, a bonus or a parasite to
-    the crewmate."""
+def hand_out(rd: _Round, room: str, p: str, i: int) -> None:
+    """R23, R24, R35, R52: a component to the player; a bonus or a parasite to the crewmate."""
     st = rd.st
     c = st["crew"][p][i]
     rd.activators.setdefault(room, []).append((p, i))
@@ -401,7 +426,7 @@ def _claim(rd: _Round, room: str, p: str, i: int, how: str) -> None:
         c["parasite"] = True
         st["claimed"][p] = True
         rd.facts.append(ParasiteClaimed(p, c["name"], audience=(p,)))
-    rd.log.append(f"round {rd.r}: {p}.{c['name']} activates {room} ({how})")
+    rd.log.append(f"round {rd.r}: {p}.{c['name']} activates {room} ({rd.decided_by[room]})")
 
 
 def complete_sequences(rd: _Round) -> None:
@@ -510,36 +535,37 @@ def open_xcomms(rd: _Round) -> None:
                 rd.log.append(f"round {rd.r}: XComm {p} <-> {plan['xcomm']} (A19)")
 
 
-def end_or_income(rd: _Round) -> None:
-    """R64, R73 at the end (1 garnet per 3 components, 4 for Zurich); otherwise income R15, A8 (+1 Rosé,
-    R66), capped."""
-    st, r = rd.st, rd.r
-    rd.end_energy = {(p, i): c["energy"] for p in rd.players for i, c in enumerate(st["crew"][p])}
-    if rd.ended:
-        st["finished"] = True
-        st["end"] = {"round": r, "sequences": rd.seqs}
-        for p in rd.players:
-            held = len(st["components"][p])
-            n = held // 3
-            if n:
-                rd.ledger.append(LedgerEntry(p, n, LedgerReason.COMPONENTS.text(held=held),
-                                             "1 garnet per 3 components (R64)"))
-                rd.facts.append(EndOfMatchGarnets(p, n, "components", held, audience=(p,)))
-            for c in st["crew"][p]:
-                if carries(c, "Z"):
-                    rd.ledger.append(LedgerEntry(p, 4, LedgerReason.ZURICH.text(), "R73"))
-                    rd.facts.append(EndOfMatchGarnets(p, 4, "zurich", audience=(p,)))
-    else:
-        for p in rd.players:
-            for c in st["crew"][p]:
-                rose = 1 if carries(c, "R") else 0
-                c["energy"] = min(c["cap"], c["energy"] + INCOME + rose)
-        st["round"] = r + 1
+def end_main_match(rd: _Round) -> None:
+    """R64, R73: the Main Match is over: 1 garnet per 3 components, 4 for the Zurich record (the winner
+    and the EC are the outcome's, ending.py)."""
+    st = rd.st
+    st["finished"] = True
+    st["end"] = {"round": rd.r, "sequences": rd.seqs}
+    for p in rd.players:
+        held = len(st["components"][p])
+        n = held // 3
+        if n:
+            rd.ledger.append(LedgerEntry(p, n, LedgerReason.COMPONENTS.text(held=held),
+                                         "1 garnet per 3 components (R64)"))
+            rd.facts.append(EndOfMatchGarnets(p, n, "components", held, audience=(p,)))
+        for c in st["crew"][p]:
+            if carries(c, "Z"):
+                rd.ledger.append(LedgerEntry(p, 4, LedgerReason.ZURICH.text(), "R73"))
+                rd.facts.append(EndOfMatchGarnets(p, 4, "zurich", audience=(p,)))
 
 
-def _round_result(rd: _Round) -> RoundResult:
-    """The balances, every crewmate's Energy (told to its player, the drains to the host: A16, R39), the
-    rooms (R37, R38, R40), the end's reveals and the ship."""
+def pay_income(rd: _Round) -> None:
+    """R15, R16, R66, A8: next start = min(cap, leftover + 3, + 1 with the Rosé); the next round opens."""
+    for p in rd.players:
+        for c in rd.st["crew"][p]:
+            rose = 1 if carries(c, "R") else 0
+            c["energy"] = min(c["cap"], c["energy"] + INCOME + rose)
+    rd.st["round"] = rd.r + 1
+
+
+def round_result(rd: _Round) -> RoundResult:
+    """R37-R40, A16, section c: the balances, each crewmate's Energy (told to its player; the drains only to
+    the host), who is in each room and who activated it, the end's reveals and the ship."""
     st, r, ended = rd.st, rd.r, rd.ended
     for p in rd.players:
         rd.balances[p] = rd.balances.get(p, 0) + sum(e.change for e in rd.ledger if e.player == p and e.change > 0)
