@@ -90,7 +90,7 @@ def _round_form(state: State, player: str) -> Form:
         Section("crew", "Your crewmates", tuple(fields), rows=2, row_labels=labels,
                 help="Order: item (banana) > move > Toe step > activate or disable > drains and walls."),
         _garnet_section(crew, opts),
-    ), help=(f"Round {r} of {state['options']['max_rounds']}.",
+    ), help=(f"Round {r} of {opts.max_rounds}.",
              "Name the room you activate (or disable): the room the crewmate ends its movement in. If the "
              "crewmate ends elsewhere (a refused move), nothing is activated and no Energy is spent.",
              "Energy over what is left after moving, or a move through a wall, is refused."))

@@ -17,7 +17,7 @@ from .facts import (ActivationAttempt, ActivatorsSeen, BonusHeld, BonusNotUsed, 
                     EnergyCapRaise, EnergyLost, MainMatchStatus, NoSubmission, ParasitePlant, RoomActivated,
                     RoomOccupants, RoundLimitReached, SequenceCompleted, ShipBoard, SubmissionProblem, WallPlaced,
                     XCommOpened, held_items)
-from .spec import START_CELLS
+from .spec import START_CELLS, options_of
 
 
 # Colours of the ship, shared by the board tab and the pictures. Every legend colour is clearly
@@ -302,7 +302,7 @@ def public_view(state: State) -> Report:
     lines.append("Bonus rooms activated: " + (", ".join(done) if done else "none"))
     status = ("The Main Match is over." if state["finished"] else
               "Pregame: crewmates are being placed." if state["round"] == 0 else
-              f"Round {state['round']} of {state['options']['max_rounds']} is open.")
+              f"Round {state['round']} of {options_of(state).max_rounds} is open.")
     return Report("Skeld: the ship", (Block("The ship", (status,), tuple(grid), FILL_LEGEND),
                                       Block("Progress", tuple(lines))))
 
