@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 import functools
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ...core.types import GameSpec, Option, State, TableSpec
 
@@ -127,15 +127,16 @@ class Options:
         return _parsed(tuple({**DEFAULTS, **given}.items()))
 
 
-_TYPES: dict[str, Any] = {f.name: f.type for f in fields(Options)}
-_KINDS: dict[str, Any] = {"int": int, "bool": bool, "str": str, "CapScope": CapScope, "EcMetric": EcMetric,
-                          "PlanterWasWinnerEc": PlanterWasWinnerEc}
+# How each field is read from the host's value, by its annotation (a string under PEP 563).
+_CONVERT: dict[str, Callable[[Any], Any]] = {"int": int, "bool": bool, "str": str, "CapScope": CapScope,
+                                             "EcMetric": EcMetric, "PlanterWasWinnerEc": PlanterWasWinnerEc}
+_FIELDS = tuple((f.name, _CONVERT[str(f.type)]) for f in fields(Options))
 
 
 @functools.lru_cache(maxsize=64)   # a game's options never change: read once, not at every use
 def _parsed(items: tuple[tuple[str, Any], ...]) -> Options:
     values = dict(items)
-    return Options(**{name: _KINDS[kind](values[name]) for name, kind in _TYPES.items()})
+    return Options(**{name: convert(values[name]) for name, convert in _FIELDS})
 
 
 def options_of(state: State) -> Options:
