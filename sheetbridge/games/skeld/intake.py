@@ -182,19 +182,24 @@ class _Reader:
         name = c["name"]
         it: dict[str, Any] = {"banana": False, "move_to": None, "toe": None, "room": None, "energy": None,
                               "disable": None, "wiwaxia": False, "wall": None, "xcomm": None, "plant": None}
-        self.move_to(it, name, c["pos"], clean(row.get("move_to", "")))
-        self.toe_step(it, name, clean(row.get("toe_step", "")))
-        self.activation(it, name, clean(row.get("activate_room", "")), clean(row.get("energy", "")))
-        self.disable(it, name, clean(row.get("disable_room", "")))
+        # A step is read only when its cell holds something: most cells of most rows are blank.
+        if text := clean(row.get("move_to", "")):
+            self.move_to(it, name, c["pos"], text)
+        if text := clean(row.get("toe_step", "")):
+            self.toe_step(it, name, text)
+        room_text, energy_text = clean(row.get("activate_room", "")), clean(row.get("energy", ""))
+        if room_text or energy_text:
+            self.activation(it, name, room_text, energy_text)
+        if text := clean(row.get("disable_room", "")):
+            self.disable(it, name, text)
         for key in ("item", "item_2"):
-            self.item(it, name, key, clean(row.get(key, "")))
-        if opts.plant_requires_target:
-            self.plant(it, name, clean(row.get("plant_sequence", "")))
+            if text := clean(row.get(key, "")):
+                self.item(it, name, key, text)
+        if opts.plant_requires_target and (text := clean(row.get("plant_sequence", ""))):
+            self.plant(it, name, text)
         return it
 
     def move_to(self, it: dict, name: str, pos: str, text: str) -> None:
-        if not text:
-            return
         hit = match_choice(text, ROOMS)
         if is_formula(text) or hit is None:
             self.syn(f"{name} move_to", text, "a room label of the ship (1A..13C, R..Z, P, V)",
@@ -203,8 +208,6 @@ class _Reader:
             it["move_to"] = hit
 
     def toe_step(self, it: dict, name: str, text: str) -> None:
-        if not text:
-            return
         hit = match_choice(text[:1] if text.casefold() in ("north", "east", "south", "west") else text, DIRECTIONS)
         if is_formula(text) or hit is None:
             self.syn(f"{name} toe_step", text, "N, E, S or W", "not a direction", "no extra step")
@@ -250,7 +253,7 @@ class _Reader:
                      "an activation names its room", "no activation; no Energy spent")
 
     def disable(self, it: dict, name: str, text: str) -> None:
-        if not text or text.casefold() in ("no", "none", "-"):
+        if text.casefold() in ("no", "none", "-"):
             return
         room = None if is_formula(text) else match_choice(text, ROOMS)
         if room is not None:
@@ -264,7 +267,7 @@ class _Reader:
 
     def item(self, it: dict, name: str, key: str, text: str) -> None:
         """An item use; each item once per crewmate and round."""
-        if not text or text.casefold() == "none":
+        if text.casefold() == "none":
             return
         hit = None if is_formula(text) else match_choice(text, self.all_uses)
         if hit is None and not is_formula(text):
@@ -289,8 +292,6 @@ class _Reader:
 
     def plant(self, it: dict, name: str, text: str) -> None:
         """The Sequence a plant names (plant_requires_target, A22)."""
-        if not text:
-            return
         hit = None if is_formula(text) else match_choice(text, list(SEQUENCES.values()))
         if hit is None:
             hit_letter = None if is_formula(text) else match_choice(text, list(SEQUENCES))

@@ -8,7 +8,7 @@ from ...core.rng import Rng
 from ...core.types import RawSubmission, State
 from .content import (BANANA_ENERGY, BANANA_USE, CAP_PRICE, DIRECTIONS, PARASITE_ROOM, SEQUENCES, VAULT, VAULT_MIN,
                       WIWAXIA_USE, Board, edge, path_crosses_wall, room_kind, usable)
-from .spec import START_CELLS, CapScope, options_of
+from .spec import START_CELLS, CapScope, Options, options_of
 
 
 def random_submission(state: State, player: str, rng: Rng) -> RawSubmission:
@@ -17,10 +17,11 @@ def random_submission(state: State, player: str, rng: Rng) -> RawSubmission:
     if state["round"] == 0:
         return _random_pregame(rng)
     opts = options_of(state)
+    board = Board.of(state)
     rows = []
     disable_taken = state["disable_used"][player]
     for c in state["crew"][player]:
-        row, disable_taken = _random_orders(state, player, c, disable_taken, rng)
+        row, disable_taken = _random_orders(state, player, c, disable_taken, opts, board, rng)
         rows.append(row)
     n = ""
     if (state["crew"][player][0]["raises"] < 2 and state["crew"][player][1]["raises"] < 2
@@ -40,12 +41,10 @@ def _random_pregame(rng: Rng) -> RawSubmission:
     return {"crew": rows}
 
 
-def _random_orders(state: State, player: str, c: Mapping[str, Any], disable_taken: bool,
-                   rng: Rng) -> tuple[dict[str, str], bool]:
+def _random_orders(state: State, player: str, c: Mapping[str, Any], disable_taken: bool, opts: Options,
+                   board: Board, rng: Rng) -> tuple[dict[str, str], bool]:
     """One crewmate's row: maybe the banana, a move (mostly to a room it wants), maybe the Toe step,
     an activation or now and then the player's disable, end-of-round items; and whether the disable is taken."""
-    opts = options_of(state)
-    board = Board.of(state)
     r = state["round"]
     activated = set(state["activated"])
     row = {"move_to": "", "toe_step": "", "activate_room": "", "energy": "", "disable_room": "",

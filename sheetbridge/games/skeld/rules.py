@@ -105,7 +105,7 @@ def resolve_pregame(st: State, rin: RoundInput, rng: Rng) -> RoundResult:
             facts.append(EndOfRoundEnergy(p, c["name"], 0, 0, start, c["energy"] - start, audience=HOST_ONLY))
     st["balances"] = dict(rin.balances)
     st["round"] = 1
-    facts += room_facts(st, {})
+    facts += room_facts(st, {}, opts)
     facts.append(ship_fact(st))
     facts.append(MainMatchStatus(0, 1))
     return RoundResult(st, ledger=(), host_log=tuple(log), facts=tuple(facts))
@@ -139,7 +139,7 @@ def _place_crew(st: State, p: str, rin: RoundInput, opts: Options, rng: Rng, log
 
 # --------------------------------------------------------------------- a round (A9)
 
-@dataclass
+@dataclass(slots=True)
 class _Round:
     """A round being resolved: `st` the copy written, `shown` the state as the forms showed it."""
     st: State
@@ -175,9 +175,14 @@ def resolve_round(st: State, rin: RoundInput, shown: State) -> RoundResult:
         plan_crewmates(rd, p, values)        # validated again with the caps just raised
     for p in rd.players:                     # steps 3-5, crewmate by crewmate
         for c, plan in zip(st["crew"][p], rd.plans[p]):
-            eat_banana(rd, p, c, plan)
-            move(rd, p, c, plan)
-            take_toe_step(rd, p, c, plan)
+            if plan["banana"]:
+                eat_banana(rd, p, c, plan)
+            if plan["move"] or plan["move_refused"]:
+                move(rd, p, c, plan)
+            if plan["toe"] or plan["toe_refused"]:
+                take_toe_step(rd, p, c, plan)
+            c["pos"] = plan["final"]         # where the plan ends, with the Energy left
+            c["energy"] = plan["energy_left"]
     disable_rooms(rd)                        # step 6
     for room, entries in place_bids(rd):     # steps 7-8, room by room
         for p, i in contest_room(rd, room, entries):
@@ -271,13 +276,12 @@ def plan_crewmates(rd: _Round, p: str, values: Mapping[str, Any]) -> None:
 
 def eat_banana(rd: _Round, p: str, c: dict, plan: Mapping[str, Any]) -> None:
     """R72, A10: the Yellow Banana eaten, +3 Energy; over the cap it is lost."""
-    if plan["banana"]:
-        use_bonus(c, "Y")
-        rd.facts.append(BonusUsed(p, c["name"], "Y", uses_left(c, "Y"), audience=(p,)))
-        if plan["banana_lost"]:
-            rd.facts.append(EnergyLost(p, c["name"], "banana", plan["banana_lost"], plan["cap"], audience=(p,)))
-            rd.log.append(f"round {rd.r}: {p}.{c['name']} loses {plan['banana_lost']} banana Energy over the "
-                          "cap (A10)")
+    use_bonus(c, "Y")
+    rd.facts.append(BonusUsed(p, c["name"], "Y", uses_left(c, "Y"), audience=(p,)))
+    if plan["banana_lost"]:
+        rd.facts.append(EnergyLost(p, c["name"], "banana", plan["banana_lost"], plan["cap"], audience=(p,)))
+        rd.log.append(f"round {rd.r}: {p}.{c['name']} loses {plan['banana_lost']} banana Energy over the "
+                      "cap (A10)")
 
 
 def move(rd: _Round, p: str, c: dict, plan: Mapping[str, Any]) -> None:
@@ -292,7 +296,7 @@ def move(rd: _Round, p: str, c: dict, plan: Mapping[str, Any]) -> None:
 
 
 def take_toe_step(rd: _Round, p: str, c: dict, plan: Mapping[str, Any]) -> None:
-    """R68, A18: the Take Back Toe step made or refused; the crewmate then stands where its plan ends."""
+    """R68, A18: the Take Back Toe step made or refused."""
     if plan["toe"]:
         rd.facts.append(CrewMove(p, c["name"], "toe", plan["toe_from"], plan["final"], (plan["final"],), 1,
                                  audience=(p,)))
@@ -300,8 +304,6 @@ def take_toe_step(rd: _Round, p: str, c: dict, plan: Mapping[str, Any]) -> None:
         side, why, nxt = (list(plan["toe_refused"]) + ["", ""])[:3]
         rd.facts.append(CrewMove(p, c["name"], "toe", plan["move"] or plan["start"], nxt or "",
                                  (nxt,) if nxt else (), 0, why, audience=(p,)))
-    c["pos"] = plan["final"]
-    c["energy"] = plan["energy_left"]
 
 
 def disable_rooms(rd: _Round) -> None:
@@ -581,9 +583,9 @@ def round_result(rd: _Round) -> RoundResult:
             end = rd.end_energy[(p, i)]
             rd.facts.append(EndOfRoundEnergy(p, c["name"], rd.drained.get((p, i), 0), rd.gained.get((p, i), 0),
                                              end, 0 if ended else c["energy"] - end, audience=HOST_ONLY))
-    rd.facts += room_facts(st, rd.activators)
+    rd.facts += room_facts(st, rd.activators, rd.opts)
     if ended:
-        rd.facts += end_facts(st, r, rd.seqs)
+        rd.facts += end_facts(st, r, rd.seqs, rd.opts)
     rd.facts.append(ship_fact(st))
     rd.facts.append(MainMatchStatus(r, None if ended else r + 1))
     return RoundResult(st, ledger=tuple(rd.ledger), host_log=tuple(rd.log), facts=tuple(rd.facts))
@@ -600,10 +602,9 @@ def ship_fact(st: State) -> ShipBoard:
                      tuple(st["walls"]))
 
 
-def room_facts(st: State, activators: Mapping[str, list]) -> list[Fact]:
+def room_facts(st: State, activators: Mapping[str, list], opts: Options) -> list[Fact]:
     """R37, R40 (every crewmate's end room, with what it carries) and R38 (who activated the
     rooms), each told to the players with a crewmate in that room."""
-    opts = options_of(st)
     rooms: dict[str, list[tuple[str, int]]] = {}
     for p in st["players"]:
         for i, c in enumerate(st["crew"][p]):
@@ -629,7 +630,7 @@ def plant_fact(st: State, pl: Mapping[str, Any], audience: tuple[str, ...]) -> P
                          audience=audience)
 
 
-def end_facts(st: State, r: int, seqs: Sequence[str]) -> list[Fact]:
+def end_facts(st: State, r: int, seqs: Sequence[str], opts: Options) -> list[Fact]:
     """What the end of the Main Match reveals (section c): public, and the inventories."""
     players, comps = st["players"], st["components"]
     out: list[Fact] = []
@@ -645,7 +646,7 @@ def end_facts(st: State, r: int, seqs: Sequence[str]) -> list[Fact]:
         out.append(RoundLimitReached(r, tuple(TotalStanding(p, total_value(comps[p]), len(comps[p]))
                                               for p in players)))
     out += [plant_fact(st, pl, PUBLIC) for pl in st["plants"]]
-    full = options_of(st).endgame_full_reveal
+    full = opts.endgame_full_reveal
     for p in players:
         crew = st["crew"][p]
         out.append(CrewInventory(p, tuple(sorted(comps[p], key=COMPONENTS.index)),
