@@ -1515,3 +1515,37 @@ def test_no_ruling_numbers_in_anything_players_or_the_public_read():
         found = sorted({hit for t in texts for hit in ruling.findall(t)})
         assert found == [], found
 
+
+
+# ------------------------------------------------------------------ types (issue 26)
+
+def test_options_are_read_once_into_typed_fields():
+    from sheetbridge.games.skeld.spec import SPEC, CapScope, Options, options_of
+    assert [f for f in Options.__dataclass_fields__] == [o.name for o in SPEC.options]   # one field per option
+    m = Match.new("skeld", PLAYERS, options={"cap_upgrade_scope": "crewmate", "max_rounds": "5",
+                                             "remote_disable": "on"})
+    opts = options_of(m.state)
+    assert (opts.cap_upgrade_scope, opts.max_rounds, opts.remote_disable) == (CapScope.CREWMATE, 5, True)
+    assert options_of(m.state) is opts                     # parsed once, not at every use
+    assert m.state["options"]["cap_upgrade_scope"] == "crewmate" and type(m.state["options"]["max_rounds"]) is int
+
+
+def test_ledger_reasons_and_endings_are_plain_strings_as_before():
+    from sheetbridge.core.match import play_random
+    from sheetbridge.games.skeld.facts import Ending, LedgerReason
+    assert LedgerReason.CAP_RAISE.text(cap=8) == "Skeld energy cap raise (now 8)"
+    assert LedgerReason.CAP_RAISE_CREWMATE.text(crewmate="Red", cap=9) == "Skeld energy cap raise (Red now 9)"
+    assert LedgerReason.COMPONENTS.text(held=7) == "Skeld: 7 components"
+    assert Ending.SEQUENCE.with_tiebreak() == "sequence_tiebreak"
+    m = play_random("skeld", PLAYERS, seed=3)
+    reasons = [row.reason for rec in m.rounds for row in rec.ledger]
+    assert reasons and all(type(r) is str for r in reasons)
+    assert type(m.outcome().ending) is str and m.outcome().ending in set(Ending)
+
+
+def test_state_is_typed_and_versioned():
+    from sheetbridge.games.skeld.state import STATE_VERSION, SkeldState, upgrade
+    state = new_match().state
+    assert set(state) == set(SkeldState.__annotations__)   # every key the state holds is named
+    assert GAME.state_version == STATE_VERSION == 1
+    assert upgrade(state, 1) is state and GAME.upgrade_state(state, 1) is state
