@@ -143,7 +143,7 @@ def orchestrator_round(gid: str, n: int) -> tuple[int, int, int, int]:
 
 
 def orchestrator_rounds() -> list[tuple[str, int, int, int, int, int]]:
-    from sheetbridge.core.game import games
+    from sheetbridge.api import games
     out = []
     for gid, game in sorted(games().items()):
         n = game.spec.recommended_players or game.spec.max_players

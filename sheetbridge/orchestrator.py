@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, Sequence
 from .core import integrity
 from .core.errors import (BackendError, ConfigError, GameBusy, LedgerError, SheetbridgeError, UsageError,
                           WorkbookError)
-from .core.game import get_game
+from .api import get_game, load_match, new_match
 from .core.match import Match, RoundRecord, parse_options, random_submissions
 from .core.rng import Rng
 from . import identity as ID
@@ -191,7 +191,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
     rows, accepted = integrity.accept(checked) if checked.findings else (checked.rows, [])
     game = get_game(game_id)
     tables = {t.name: rects[t.name] for t in game.spec.tables}
-    match = Match.from_json(record["match"], rows, tables=tables)
+    match = load_match(record["match"], rows, tables=tables)
     try:
         match.ledger.check_no_negative(match.players)
     except LedgerError as e:
@@ -315,7 +315,7 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
         if seed is None:
             seed = fresh_seed()
     tables = default_tables(game)
-    match = Match.new(game_id, [p.name for p in players], options=options, seed=seed, tables=tables,
+    match = new_match(game_id, [p.name for p in players], options=options, seed=seed, tables=tables,
                       garnets={p.name: p.garnets for p in players}, name=name)
     replaced, note = _replaced_game_files(folder, store) if folder is not None else ({}, "")
 

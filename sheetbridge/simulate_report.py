@@ -19,8 +19,9 @@ from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
 import pandas as pd
 
+from .api import get_game
 from .core.errors import UsageError
-from .core.game import GameRules, get_game
+from .core.game import GameRules
 from .core.match import parse_options
 from .core.types import Option
 from .simulate_verdict import (KIND_LABELS, Verdict, fact_firing, option_effect, seat_balance, strategy_ranking,

@@ -8,7 +8,7 @@ import openpyxl
 import pytest
 
 from sheetbridge.core.facts import visible
-from sheetbridge.core.game import games
+from sheetbridge.api import games
 from sheetbridge.orchestrator import PlayerInfo, demo, load
 from sheetbridge.identity import identity_tab
 from sheetbridge.pictures import render_png

@@ -26,7 +26,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from python_calamine import CalamineWorkbook
 
 from sheetbridge import orchestrator as O
-from sheetbridge.core.game import games
+from sheetbridge.api import games
 from sheetbridge.core.rng import Rng
 from sheetbridge.sheets.xlsx import XlsxStore
 

@@ -1,6 +1,10 @@
-"""A game in progress, with no sheet at all: the complete Python API.
+"""A game in progress, with no sheet at all: the core of the Python API.
 
->>> m = Match.new("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7)
+A :class:`Match` is built from a :class:`~sheetbridge.core.game.GameRules` and its content tables;
+:mod:`sheetbridge.api` finds a game by id and loads its default tables for you:
+
+>>> from sheetbridge.api import new_match
+>>> m = new_match("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7)
 >>> m.state["round"]
 1
 >>> rec = m.resolve({"Ann": {"play": [{"card": "3", "room": "Null"}]}})
@@ -20,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .errors import ConfigError, LedgerError, SheetbridgeError, UsageError
-from .game import GameRules, get_game
+from .game import GameRules
 from .intake import SUBMISSION_FIELD, SUBMISSION_LABEL, Prepared, plain, prepare
 from .ledger import Ledger, LedgerRow
 from .parsing import shorten
@@ -183,16 +187,13 @@ class Match:
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new(cls, game_id: str, players: Sequence[str], *, options: Mapping[str, Any] | None = None,
-            seed: int | str = 0, tables: Tables | None = None, garnets: Mapping[str, int] | None = None,
-            name: str | None = None) -> "Match":
-        """Set up a new game. ``options`` may hold text as typed in the Config tab."""
-        game = get_game(game_id)
+    def new(cls, game: GameRules, players: Sequence[str], *, tables: Tables,
+            options: Mapping[str, Any] | None = None, seed: int | str = 0,
+            garnets: Mapping[str, int] | None = None, name: str | None = None) -> "Match":
+        """Set up a new game of `game` with its content `tables` (:func:`sheetbridge.api.new_match`
+        finds a game by id and its default tables). ``options`` may hold text as typed in the Config tab."""
         players = check_players(game, players)
         opts = parse_options(game, options or {})
-        if tables is None:
-            from ..templates import default_tables
-            tables = default_tables(game)
         problems = game.check_content(tables, opts)
         if problems:
             raise ConfigError("; ".join(problems))
@@ -204,15 +205,15 @@ class Match:
         return m
 
     @classmethod
-    def from_position(cls, game_id: str, players: Sequence[str], position: Mapping[str, Any], *,
-                      options: Mapping[str, Any] | None = None, seed: int | str = 0, tables: Tables | None = None,
+    def from_position(cls, game: GameRules, players: Sequence[str], position: Mapping[str, Any], *,
+                      tables: Tables, options: Mapping[str, Any] | None = None, seed: int | str = 0,
                       garnets: Mapping[str, int] | None = None, name: str | None = None) -> "Match":
         """A game opened at a given round and position (see the game's docs page for the keys).
 
         The position is kept in the record, so replay and undo start from it. An impossible
         position raises :class:`~sheetbridge.core.errors.PositionError` naming what is wrong.
         """
-        m = cls.new(game_id, players, options=options, seed=seed, tables=tables, garnets=garnets, name=name)
+        m = cls.new(game, players, options=options, seed=seed, tables=tables, garnets=garnets, name=name)
         m.position = json.loads(json.dumps(dict(position)))
         m.state = m._fresh_state()
         return m
@@ -561,6 +562,7 @@ class Match:
         re-resolves from that round with the same submissions and seeds (the ledger gets reversal
         rows and the new rows, as for undo); one for the outcome changes the outcome only.
 
+        >>> from sheetbridge.api import play_random
         >>> m = play_random("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=1)
         >>> [r.key for r in m.pending()] in ([], ["ec-vote"], ["ec-vote", "ec-host"])
         True
@@ -591,6 +593,7 @@ class Match:
         """The decision `typed` names: its key, or the start of exactly one pending key
         ("gamewide" for "gamewide:Ann,Bo,Cy"); an ambiguous start lists the keys it could be.
 
+        >>> from sheetbridge.api import play_random
         >>> m = play_random("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=1)
         >>> all(m.decision_key(r.key[:3]) == r.key for r in m.pending()[:1])
         True
@@ -627,14 +630,16 @@ class Match:
                 "ledger": [r.as_list() for r in self.ledger.rows]}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] | None = None,
+    def from_json(cls, game: GameRules, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] | None = None,
                   tables: Tables | None = None) -> "Match":
-        """A match from its record. The ledger is the record's own (version 2) unless
-        `ledger_rows` is given (version 1 kept none: its rows came from the Ledger tab)."""
+        """A match of `game` from its record (:func:`sheetbridge.api.load_match` finds the game the
+        record names). The ledger is the record's own (version 2) unless `ledger_rows` is given
+        (version 1 kept none: its rows came from the Ledger tab)."""
         if data.get("version") not in READABLE_VERSIONS:
             raise ConfigError(f"this game record has version {data.get('version')!r}; "
                               f"this sheetbridge reads versions {', '.join(map(str, READABLE_VERSIONS))}")
-        game = get_game(data["game"])
+        if data["game"] != game.spec.id:
+            raise ConfigError(f"this record is a game of {data['game']!r}, not of {game.spec.id!r}")
         if ledger_rows is None:
             ledger_rows = [LedgerRow(*r) for r in data.get("ledger", [])]
         m = cls(game, data["name"], data["players"], data["options"], data["seed"], data["tables"],
@@ -655,7 +660,8 @@ class Match:
                 tables: Tables | None = None) -> RoundRecord:
         """What the open round would give with these submissions: a dry run on a copy. The match,
         its ledger and its record are untouched (the "show the calculation" of the lounge)."""
-        clone = Match.from_json(json.loads(json.dumps(self.to_json())), list(self.ledger.rows), tables=self.tables)
+        clone = Match.from_json(self.game, json.loads(json.dumps(self.to_json())), list(self.ledger.rows),
+                                tables=self.tables)
         return clone.resolve(raw, tables=tables)
 
     # ------------------------------------------------------------ checks
@@ -747,10 +753,11 @@ def random_submissions(match: Match, rng: Rng, skip_chance: float = 0.0) -> dict
     return out
 
 
-def play_random(game_id: str, players: Sequence[str], seed: int | str = 0, *,
+def play_random(game: GameRules, players: Sequence[str], seed: int | str = 0, *, tables: Tables,
                 skip_chance: float = 0.1, garnets: int = 10, options: Mapping[str, Any] | None = None) -> Match:
-    """Play a whole game with random legal submissions, purely in memory."""
-    m = Match.new(game_id, players, seed=seed, options=options, garnets={p: garnets for p in players})
+    """Play a whole game with random legal submissions, purely in memory
+    (:func:`sheetbridge.api.play_random` finds the game by id and its default tables)."""
+    m = Match.new(game, players, seed=seed, options=options, tables=tables, garnets={p: garnets for p in players})
     rng = Rng.from_seed(seed, "random players")
     guard = 0
     while not m.finished:
@@ -768,5 +775,5 @@ def play_random(game_id: str, players: Sequence[str], seed: int | str = 0, *,
         m.resolve(raw, known=known)
         guard += 1
         if guard > 200:
-            raise SheetbridgeError(f"{game_id} did not finish after 200 rounds")
+            raise SheetbridgeError(f"{game.spec.id} did not finish after 200 rounds")
     return m
