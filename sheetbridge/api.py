@@ -8,11 +8,11 @@ default content tables (``templates/<game-id>/``), so a game runs from Python wi
 >>> m.round, m.players
 (1, ['Ann', 'Bo', 'Cy'])
 >>> sub = m.parse("Ann", {"play": [{"card": "3", "room": "Null"}]})   # what resolve will read
->>> sub.values["play"][0]["card"], sub.problems
-(3, ())
+>>> sub.values["card"], sub.values["room"], sub.problems
+(3, 'Null', ())
 >>> rec = m.resolve({"Ann": {"play": [{"card": "3", "room": "Null"}]}, "Bo": None})
->>> rec.round, m.round, rec.problems()[:1]
-(1, 2, ['Bo: no submission; the rules\\' default was applied'])
+>>> rec.round, m.round, rec.problems()[0]
+(1, 2, "Bo: no submission; the rules' default was applied")
 >>> back = load_match(m.to_json())                  # the record, as the master workbook keeps it
 >>> back.state == m.state
 True

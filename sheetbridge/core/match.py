@@ -31,7 +31,8 @@ from .parsing import shorten
 from .rng import Rng, derive_seed
 from .decisions import DecisionRequest
 from . import seats
-from .outcome_text import outcome_lines, plural
+from .outcome_text import outcome_lines
+from .players import check_players
 from .facts import CORE_FACTS, HOST, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible
 from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
@@ -668,22 +669,6 @@ class Match:
     def _check_player(self, player: str) -> None:
         if player not in self.players:
             raise UsageError(f"{player!r} is not a player of {self.name}; players are {', '.join(self.players)}")
-
-
-def check_players(game: GameRules, players: Sequence[str]) -> list[str]:
-    names = [str(p).strip() for p in players if str(p).strip()]
-    spec = game.spec
-    if len(set(n.casefold() for n in names)) != len(names):
-        raise UsageError("player names must be different (ignoring case): " + ", ".join(names))
-    if not spec.min_players <= len(names) <= (spec.max_players or len(names)):
-        most = spec.max_players
-        wanted = (f"at least {plural(spec.min_players, 'player')}" if most is None
-                  else plural(most, "player") if spec.min_players == most else f"{spec.min_players} to {most} players")
-        raise UsageError(f"{spec.name} takes {wanted}; {len(names)} given")
-    for n in names:
-        if any(ch in n for ch in "/\\:*?\"<>|[]") or n.startswith("="):
-            raise UsageError(f"player name {n!r} has a character that cannot be part of a file or tab name")
-    return names
 
 
 def parse_options(game: GameRules, given: Mapping[str, Any]) -> dict[str, Any]:
