@@ -34,7 +34,7 @@ from . import seats
 from .outcome_text import outcome_lines
 from .players import check_players
 from .facts import CORE_FACTS, HOST, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible
-from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
+from .types import (Block, Form, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
 # Version 2 holds the whole ledger (the authority for sheetbridge-written rows, see
@@ -182,6 +182,8 @@ class Match:
         # Seats that changed hands, in order (see core/seats.py): {"old", "new", "at": how many rounds
         # were resolved before it, "history": whether the new player sees the seat's earlier reports}.
         self.seats: list[dict[str, Any]] = [dict(s) for s in (seats or ())]
+        # player -> (the state, the raw text, what parse read): see parse and _parsed_or_read
+        self._parsed: dict[str, tuple[State, RawSubmission, Submission | None]] = {}
         if state is None:
             state = self._fresh_state()
         self.state: State = state
@@ -260,36 +262,61 @@ class Match:
         Whatever the player typed, this never raises: cells and the submission are capped
         and read by the one rule first (:mod:`sheetbridge.core.intake`), and every problem
         gets the label the player sees and a shortened value.
+
+        What it reads is kept for the round: :meth:`resolve` does not read the same text again in
+        the same state (the host reads every submission to say who has submitted, then resolves).
         """
         self._check_player(player)
+        sub = self._read(player, raw)
+        kept = _kept_copy(raw)
+        if kept is not None:
+            self._parsed[player] = (self.state, kept, sub)
+        return sub
+
+    def _parsed_or_read(self, player: str, raw: RawSubmission | None) -> Submission | None:
+        """What :meth:`parse` read from this very text in this very state, else a fresh reading."""
+        seen = self._parsed.get(player) if self._parsed else None
+        if seen is not None and seen[0] is self.state and _same_text(seen[1], raw):
+            return seen[2]
+        return self._read(player, raw)
+
+    def _read(self, player: str, raw: RawSubmission | None) -> Submission | None:
+        """:meth:`parse`'s reading: the intake's caps and rule, then the game's parse, once."""
         if raw is None:
             return None
         # The form is built only when it is needed: to cap or tell about a cell, or to label a
         # problem (a plain submission, as nearly all are, needs neither).
         quick = plain(raw)
-        sub = None
         if quick is not None:
             # _has_content, read on the trimmed text that plain has made already
             if not any(text for rows in quick.values() for row in rows for text in row.values()):
                 return None
-            try:
-                sub = self.game.parse(self.state, player, quick)
-            except Exception:
-                pass   # parsed again below, where the error is reported
+            sub, error = self._game_parse(player, quick)
             if sub is not None and not sub.problems:   # nearly every submission: nothing to add or label
                 return Submission(player, sub.values, (), quick, ())
-        elif not _has_content(raw):
+            return self._with_problems(player, Prepared(quick), sub, error, None)
+        if not _has_content(raw):
             return None
-        form = None if quick is not None else self.form(player)
-        prep = Prepared(quick) if quick is not None else prepare(form, player, raw)
+        form = self.form(player)
+        prep = prepare(form, player, raw)
+        sub, error = self._game_parse(player, prep.raw)
+        return self._with_problems(player, prep, sub, error, form)
+
+    def _game_parse(self, player: str, raw: RawSubmission) -> tuple[Submission | None, Exception | None]:
         try:
-            if sub is None:
-                sub = self.game.parse(self.state, player, prep.raw)
+            return self.game.parse(self.state, player, raw), None
         except Exception as e:  # a bug in the game module must not stop the round for everyone
+            return None, e
+
+    def _with_problems(self, player: str, prep: Prepared, sub: Submission | None, error: Exception | None,
+                       form: Form | None) -> Submission:
+        """The submission with the intake's problems and the game's, each labelled as the player sees it
+        (`sub` None: the game's parse raised `error`, and the rules' default applies to every entry)."""
+        if sub is None:
             sub = self.game.parse(self.state, player, {})
             prep.problems.append(Problem(
                 ProblemKind.SYNTAX, player, SUBMISSION_FIELD, "", "what the form's help says",
-                f"sheetbridge could not read it (internal error {type(e).__name__}; please report it)",
+                f"sheetbridge could not read it (internal error {type(error).__name__}; please report it)",
                 "the rules' default applies to every entry", label=SUBMISSION_LABEL))
             prep.rejected = True
         problems = list(prep.problems)
@@ -298,7 +325,7 @@ class Match:
             if sub.problems and form is None:
                 form = self.form(player)
             for pr in sub.problems:
-                label = pr.label or form.label_for(pr.field)
+                label = pr.label or (form.label_for(pr.field) if form is not None else "")
                 if label in refused:
                     # The game saw the over-long cell as blank: say once what was applied instead.
                     i = refused.pop(label)
@@ -313,7 +340,7 @@ class Match:
         """The submission of `raw` whose values the game already knows (see :meth:`resolve`)."""
         sub = Submission(player, values, (), raw, ()) if raw is not None else None
         if self.checks:
-            read = self.parse(player, raw)
+            read = self._read(player, raw)
             if read != sub:
                 raise SheetbridgeError(
                     f"{self.game.spec.id}.random_play claimed values for {player} that parse does not read "
@@ -361,10 +388,11 @@ class Match:
     def _run(self, rec: RoundRecord, known: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         """Resolve `rec`'s inputs against the current state and fill its outputs."""
         if known:
-            subs = {p: self._known(p, rec.raw.get(p), known[p]) if p in known else self.parse(p, rec.raw.get(p))
-                    for p in self.players}
+            subs = {p: self._known(p, rec.raw.get(p), known[p]) if p in known
+                    else self._parsed_or_read(p, rec.raw.get(p)) for p in self.players}
         else:
-            subs = {p: self.parse(p, rec.raw.get(p)) for p in self.players}
+            subs = {p: self._parsed_or_read(p, rec.raw.get(p)) for p in self.players}
+        self._parsed = {}   # read for this state, which the round is about to leave
         rin = RoundInput(round=rec.round, submissions=subs, balances=dict(rec.balances), tables=rec.tables,
                          decisions=dict(rec.decisions))
         before = json.dumps(self.state, sort_keys=True) if self.checks else ""
@@ -392,8 +420,9 @@ class Match:
         rec.facts = tuple(result.facts)
         rec.requests = tuple(result.requests)
         # How non-plain text was read: told privately, whatever the game reports (a fact of the core's).
-        read = tuple(EntriesRead(p, tuple(n.text for n in sub.notices), audience=(p,))
-                     for p, sub in subs.items() if sub is not None and sub.notices)
+        read: tuple[EntriesRead | EntriesIgnored | EntriesLate, ...] = tuple(
+            EntriesRead(p, tuple(n.text for n in sub.notices), audience=(p,))
+            for p, sub in subs.items() if sub is not None and sub.notices)
         read += tuple(EntriesIgnored(p, tuple(lines), audience=(p,)) for p, lines in sorted(rec.stray.items()) if lines)
         read = tuple(EntriesLate(p, str(v["locked_at"]), bool(v["kept"]), audience=(p,))
                      for p, v in sorted(rec.late.items())) + read
@@ -628,6 +657,7 @@ class Match:
                 "tables": self.setup_tables, "undos": self.undos, "decisions": self.decisions,
                 "position": self.position, **({"seats": self.seats} if self.seats else {}),
                 "rounds": [r.to_json() for r in self.rounds], "state": self.state,
+                "state_version": self.game.state_version,
                 "ledger": [r.as_list() for r in self.ledger.rows]}
 
     @classmethod
@@ -645,8 +675,8 @@ class Match:
             ledger_rows = [LedgerRow(*r) for r in data.get("ledger", [])]
         m = cls(game, data["name"], data["players"], data["options"], data["seed"], data["tables"],
                 Ledger(data["name"], ledger_rows), [RoundRecord.from_json(r) for r in data["rounds"]],
-                state=data["state"], undos=data.get("undos", {}), decisions=data.get("decisions") or {},
-                position=data.get("position"), seats=data.get("seats"))
+                state=_state_now(game, data["state"], data.get("state_version", 1)), undos=data.get("undos", {}),
+                decisions=data.get("decisions") or {}, position=data.get("position"), seats=data.get("seats"))
         m.setup_tables = data["tables"]
         if tables is not None:
             m.tables = _plain_tables(tables)
@@ -686,6 +716,18 @@ def parse_options(game: GameRules, given: Mapping[str, Any]) -> dict[str, Any]:
     return opts
 
 
+def _state_now(game: GameRules, state: State, saved_version: int) -> State:
+    """A recorded state in the shape the game has today: passed once through the game's
+    ``upgrade_state`` when it was saved in an older shape (a record from before the version was
+    written is version 1)."""
+    if saved_version == game.state_version:
+        return state
+    if saved_version > game.state_version:
+        raise ConfigError(f"this game record's state is version {saved_version} of {game.spec.name}; this "
+                          f"sheetbridge reads up to version {game.state_version}: upgrade sheetbridge")
+    return game.upgrade_state(state, saved_version)
+
+
 def _balances(ledger: Ledger, players: Sequence[str]) -> dict[str, int]:
     """Every player's balance in one pass over the rows (Ledger.balances reads them once a player)."""
     totals = dict.fromkeys(players, 0)
@@ -697,6 +739,35 @@ def _balances(ledger: Ledger, players: Sequence[str]) -> dict[str, int]:
 
 def _has_content(raw: RawSubmission) -> bool:
     return any(v is not None and str(v).strip() for rows in raw.values() for row in rows for v in row.values())
+
+
+_TEXT_TYPES = (str, int, float, bool, type(None))   # what a cell holds: nothing a caller can change in place
+
+
+def _kept_copy(raw: RawSubmission | None) -> RawSubmission | None:
+    """A copy of `raw` to compare a later submission with (None: not a plain submission, not kept)."""
+    if type(raw) is not dict:
+        return None
+    out: dict[str, list[dict[str, Any]]] = {}
+    for section, rows in raw.items():
+        if type(rows) is not list or any(type(row) is not dict for row in rows):
+            return None
+        out[section] = [dict(row) for row in rows]
+        if any(type(v) not in _TEXT_TYPES for row in rows for v in row.values()):
+            return None
+    return out
+
+
+def _same_text(a: Any, b: Any) -> bool:
+    """`a` and `b` hold the same values of the same types, keys in the same order (parse may read
+    3 and "3" apart, and keeps the order of what it reads)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return list(a) == list(b) and all(_same_text(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same_text, a, b))
+    return bool(a == b)
 
 
 def _plain_raw(raw: RawSubmission | None) -> dict | None:
@@ -719,7 +790,7 @@ def _as_recorded(replayed: Sequence[Any], recorded: Sequence[Any]) -> tuple[Any,
         return tuple(replayed)
     out = []
     for new, old in zip(replayed, recorded):
-        if type(new) is type(old) and dataclasses.is_dataclass(new):
+        if type(new) is type(old) and dataclasses.is_dataclass(new) and not isinstance(new, type):
             added = {f.name: None for f in dataclasses.fields(new)
                      if f.default is None and getattr(old, f.name) is None and getattr(new, f.name) is not None}
             new = dataclasses.replace(new, **added) if added else new

@@ -45,8 +45,10 @@ class SeatedMatch(Protocol):
     position: dict[str, Any] | None
     seats: list[dict[str, Any]]
     state: Any
-    rounds: Sequence[Any]
     ledger: Ledger
+
+    @property
+    def rounds(self) -> Sequence[Any]: ...
 
     @property
     def finished(self) -> bool: ...
