@@ -42,9 +42,12 @@ def test_help_and_games_import_nothing_heavy(args):
         assert not [m for m in modules if m.startswith("sheetbridge.core")]    # not even the game registry
     else:
         assert "three-modular-rooms" in output
-        # the catalogue stands for the game modules: importing them would cost ~0.1 s (the registry,
-        # which lives with the games, is not a game)
-        assert [m for m in modules if m.startswith("sheetbridge.games.") and m != "sheetbridge.games.registry"] == []
+        # the catalogue, or a game package's light spec chapter, stands for the game's rules: importing
+        # them would cost ~0.1 s (the registry, which lives with the games, is not a game)
+        packages = {p.parent.name for p in (ROOT / "sheetbridge" / "games").glob("*/__init__.py")}
+        light = {"sheetbridge.games.registry"} | {f"sheetbridge.games.{p}{chapter}" for p in packages
+                                                  for chapter in ("", ".spec")}
+        assert [m for m in modules if m.startswith("sheetbridge.games.") and m not in light] == []
 
 
 def test_the_catalogue_agrees_with_every_game_module():
@@ -79,3 +82,16 @@ def test_every_command_is_listed_and_loads():
     for name in COMMANDS:
         res = CliRunner().invoke(main, [name, "--help"])
         assert res.exit_code == 0 and res.output.startswith(f"Usage: main {name}"), res.output
+
+
+def test_a_game_package_is_listed_from_its_light_spec(tmp_path, monkeypatch):
+    """A game that is a package (games/<game>/, issue 26) is listed from the SPEC its __init__ takes
+    from its spec chapter, not from the catalogue and without importing its rules."""
+    from sheetbridge.games import GameSummary
+    from sheetbridge.games.registry import built_in_summary
+    (tmp_path / "fakegame").mkdir()
+    (tmp_path / "fakegame" / "__init__.py").write_text(
+        "from sheetbridge.core.types import GameSpec\n"
+        "SPEC = GameSpec(id='fake', name='Fake', min_players=2, max_players=4, rounds=3, summary='')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert built_in_summary("fakegame") == GameSummary("fake", "Fake", 2, 4, None, 3, "fakegame")

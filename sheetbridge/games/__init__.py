@@ -28,7 +28,10 @@ class GameSummary(NamedTuple):
 
     @classmethod
     def of(cls, game: GameRules) -> "GameSummary":
-        return cls.of_spec(game.spec, type(game).__module__)
+        module = type(game).__module__
+        if module.startswith(f"{__name__}.") and module.count(".") > 2:   # a chapter of a game package:
+            module = ".".join(module.split(".")[:3])                        # the game is the package
+        return cls.of_spec(game.spec, module)
 
     @classmethod
     def of_spec(cls, s: GameSpec, module: str) -> "GameSummary":

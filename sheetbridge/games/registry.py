@@ -38,9 +38,12 @@ def present() -> tuple[str, ...]:
 
 
 def built_in_summary(module: str) -> GameSummary:
-    """A built-in game's summary without importing its module: its line in the catalogue.
-    (Once every game is a package with a light ``spec`` chapter, this becomes
-    ``GameSummary.of_spec(import_module(module).SPEC, module)`` and the catalogue goes.)"""
+    """A built-in game's summary without importing its rules: a game package's light ``SPEC``
+    (``games/<game>/__init__.py`` imports its ``spec`` chapter only), else the game's line in the
+    catalogue (a game still in one module, whose import costs the whole game)."""
+    found = find_spec(module)
+    if found is not None and found.submodule_search_locations is not None:
+        return GameSummary.of_spec(import_module(module).SPEC, module)
     return next(line for line in CATALOGUE if line.module == module)
 
 
