@@ -66,10 +66,10 @@ def fact(cls: F) -> F:
 
 
 # Issue 26.6 kept this speed trick, as it pays: with the dataclass's own __init__ instead (each field
-# set through object.__setattr__, frozen), a simulated Bugcatcher game took 20% more CPU (12.3 ms
-# against 10.3 ms, medians of 3 interleaved runs of 30 games) and 22% more instructions
-# (benchmarks/simulate_speed.py --instructions bugcatcher: 82.4 M against 67.3 M); a frozen
-# slots=True dataclass makes a fact no quicker than that (873 ns against 437 ns for a six-field fact).
+# set through object.__setattr__, frozen), a simulated Bugcatcher game takes 22% more instructions
+# (benchmarks/simulate_speed.py --instructions bugcatcher: 82.0 M against 67.3 M) and 20% more CPU
+# (12.3 ms against 10.3 ms, medians of 3 interleaved runs of 30 games); a frozen slots=True dataclass
+# makes a fact hardly quicker than the plain one (873 ns against 943 ns; 437 ns here, six fields).
 def _quick_init_on_first_use(cls: type) -> None:
     """Give the class its :func:`quick_init` when it is first instantiated, not when it is defined:
     building it costs about as much as the dataclass's own methods, and a command that never
