@@ -10,10 +10,6 @@ re-exported here)::
 :mod:`sheetbridge.core` is the pure core (a match of a game it is handed), :mod:`sheetbridge.orchestrator`
 runs the same over workbooks and :mod:`sheetbridge.cli` is the command.
 """
-from __future__ import annotations
-
-from typing import Any
-
 __version__ = "0.1.0"
 
 _API = ("GameRules", "Match", "default_tables", "games", "get_game", "load_match", "match_from_position",
@@ -21,7 +17,7 @@ _API = ("GameRules", "Match", "default_tables", "games", "get_game", "load_match
 __all__ = ["__version__", *_API]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:   # (no typing import: every command imports this package)
     # The API is loaded when first asked for: `import sheetbridge` (every CLI command does)
     # must not pay for the core's classes, the registry or the templates.
     if name not in _API:
