@@ -146,7 +146,7 @@ def host_round(gid: str, n: int) -> tuple[int, int, int, int]:
 
 
 def host_rounds() -> list[tuple[str, int, int, int, int, int]]:
-    from sheetbridge.core.game import games
+    from sheetbridge.api import games
     out = []
     for gid, game in sorted(games().items()):
         n = game.spec.recommended_players or game.spec.max_players

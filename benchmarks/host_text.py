@@ -15,7 +15,7 @@ import argparse
 import re
 from collections import Counter
 
-from sheetbridge.core.match import play_random
+from sheetbridge.api import play_random
 
 GAMES = {"three-modular-rooms": 9, "skeld": 4, "bugcatcher": 9, "big-machine": 4, "flickering-lights": 7}
 COLUMNS = ("lines", "host instruction", "'none'", "repeated line", "repeated block", "'(s)'")

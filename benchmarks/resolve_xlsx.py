@@ -118,14 +118,15 @@ def count_writes(folder: Path) -> Counter:
 
 
 def rate() -> float:
-    from sheetbridge.core.match import Match, random_submissions
+    from sheetbridge.api import new_match
+    from sheetbridge.core.match import random_submissions
     from sheetbridge.core.rng import Rng
     n = 0
     t = time.perf_counter()
     rng = Rng.from_seed(2, "bench")
     names = NAMES[:9]
     while time.perf_counter() - t < 2.0:
-        m = Match.new(GAME, names, seed=n, garnets={p: 20 for p in names})
+        m = new_match(GAME, names, seed=n, garnets={p: 20 for p in names})
         while not m.finished:
             m.resolve(random_submissions(m, rng))
             n += 1

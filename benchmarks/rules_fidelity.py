@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+from sheetbridge.api import play_random
 from sheetbridge.core.facts import of_type
-from sheetbridge.core.match import play_random
 from sheetbridge.games import skeld
 
 NINE = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sheetbridge.core.game import games  # noqa: E402
+from sheetbridge.api import games  # noqa: E402
 from sheetbridge.simulate import play_games  # noqa: E402
 
 GOAL_SECONDS = 60

@@ -16,7 +16,7 @@ import json
 import random
 
 from sheetbridge.core.errors import SheetbridgeError
-from sheetbridge.core.game import games
+from sheetbridge.api import games, load_match, new_match
 from sheetbridge.core.match import Match, _canon
 from sheetbridge.core.rng import Rng
 
@@ -37,12 +37,12 @@ def dressed(raw: dict, pick: random.Random) -> dict:
 
 def through_the_record(m: Match) -> Match:
     """The match as the next command loads it: its record's JSON, keys sorted as the Record tab has them."""
-    return Match.from_json(json.loads(json.dumps(m.to_json(), sort_keys=True)))
+    return load_match(json.loads(json.dumps(m.to_json(), sort_keys=True)))
 
 
 def play(game_id: str, seed: int, rounds: int) -> tuple[int, int]:
     players = players_of(game_id)
-    m = Match.new(game_id, players, seed=seed, garnets={p: 10 for p in players})
+    m = new_match(game_id, players, seed=seed, garnets={p: 10 for p in players})
     pick, tried, refused = random.Random(seed), 0, 0
     for _ in range(rounds):
         if m.finished:
@@ -57,7 +57,7 @@ def play(game_id: str, seed: int, rounds: int) -> tuple[int, int]:
             m.undo()
         except SheetbridgeError:
             refused += 1
-            m = Match.from_json(json.loads(json.dumps(m.to_json(), sort_keys=True)))
+            m = load_match(json.loads(json.dumps(m.to_json(), sort_keys=True)))
             continue
         again = m.resolve(raw)
         if (_canon(again.public), _canon(again.private)) != want:

@@ -23,8 +23,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
-from .core.game import GameRules, get_game
-from .core.match import Match, play_random, random_submissions
+from .api import get_game, load_match, new_match, play_random
+from .core.game import GameRules
+from .core.match import Match, random_submissions
 from .core.rng import Rng
 from .core.types import to_json
 
@@ -105,11 +106,11 @@ def check_game(game: GameRules | str, players: Sequence[str] | None = None, seed
         game = get_game(game)
     if not isinstance(game, GameRules):
         raise ConformanceError(f"{game!r} is not a GameRules game")
-    from .core import game as registry
+    from .games import registry
     registry.games()   # built-in and installed games first, so a plugin checked here stays registered
     registered = registry._REGISTRY.get(game.spec.id)
     if registered is not game:
-        # Match looks games up by id: a game under test that is not registered joins for the check.
+        # The host (a demo on files) looks games up by id: a game under test that is not registered joins for the check.
         registry._REGISTRY[game.spec.id] = game
     try:
         names = _players(game, players)
@@ -151,7 +152,7 @@ def _check_purity(game: GameRules) -> None:
 
 def _check_full_game(game: GameRules, names: list[str], seed: int) -> Match:
     try:
-        m = play_random(game.spec.id, names, seed=seed)
+        m = play_random(game, names, seed=seed)
     except ConformanceError:
         raise
     except Exception as e:
@@ -184,19 +185,19 @@ def _canon(m: Match) -> str:
 
 
 def _check_determinism(game: GameRules, names: list[str]) -> None:
-    a, b = play_random(game.spec.id, names, seed=11), play_random(game.spec.id, names, seed=11)
+    a, b = play_random(game, names, seed=11), play_random(game, names, seed=11)
     if _canon(a) != _canon(b) or [r.as_list() for r in a.ledger.rows] != [r.as_list() for r in b.ledger.rows]:
         raise _fail(game, "the same seed gave different records: break ties by a stated order and draw only from "
                           "the rng you are given (never set or dict order)")
-    c = play_random(game.spec.id, names, seed=12)
+    c = play_random(game, names, seed=12)
     if _canon(a) == _canon(c):
         raise _fail(game, "two different seeds gave the same game: use the rng for every random draw")
 
 
 def _check_json_and_replay(game: GameRules, names: list[str]) -> None:
-    m = play_random(game.spec.id, names, seed=5)
+    m = play_random(game, names, seed=5)
     data = json.loads(json.dumps(m.to_json()))
-    back = Match.from_json(data, m.ledger.rows)
+    back = load_match(data, m.ledger.rows, game=game)
     if back.state != m.state:
         raise _fail(game, "the state does not survive JSON (use only dicts, lists, str, int, float, bool, None)")
     try:
@@ -206,7 +207,7 @@ def _check_json_and_replay(game: GameRules, names: list[str]) -> None:
 
 
 def _check_undo_redo(game: GameRules, names: list[str]) -> None:
-    m = Match.new(game.spec.id, names, seed=3, garnets={p: 10 for p in names})
+    m = new_match(game, names, seed=3, garnets={p: 10 for p in names})
     rng = Rng.from_seed(3, "conformance")
     m.resolve(random_submissions(m, rng))
     if m.finished:
@@ -223,7 +224,7 @@ def _check_undo_redo(game: GameRules, names: list[str]) -> None:
 
 
 def _check_parse_never_raises(game: GameRules, names: list[str]) -> None:
-    m = Match.new(game.spec.id, names, seed=1)
+    m = new_match(game, names, seed=1)
     p = m.players[0]
     form = m.form(p)
     for text in GARBAGE:
@@ -241,7 +242,7 @@ def _check_parse_never_raises(game: GameRules, names: list[str]) -> None:
             if len(prob.value) > 200:
                 raise _fail(game, "a problem echoes a player's value at full length; shorten it")
         try:
-            Match.from_json(json.loads(json.dumps(m.to_json())), m.ledger.rows).resolve({p: raw})
+            load_match(json.loads(json.dumps(m.to_json())), m.ledger.rows, game=game).resolve({p: raw})
         except Exception as e:
             raise _fail(game, f"resolve raised {type(e).__name__} on a submission of {text[:20]!r}") from e
 

@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sheetbridge.core.game import games  # noqa: E402
+from sheetbridge.api import games  # noqa: E402
 
 
 def game_ids():

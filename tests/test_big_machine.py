@@ -16,9 +16,9 @@ from collections import Counter
 
 import pytest
 
+from sheetbridge.api import load_match, match_from_position, new_match
 from sheetbridge.core.errors import ConfigError, PositionError
 from sheetbridge.core.facts import HOST_ONLY, PUBLIC, of_type, visible
-from sheetbridge.core.match import Match
 from sheetbridge.core.picture import Dot, Label
 from sheetbridge.core.rng import Rng
 from sheetbridge.core.types import Problem, ProblemKind
@@ -29,7 +29,7 @@ ROSTER = ["Ann", "Bo", "Cy", "Dee"]  # default pairing: Team 1 = Ann (player) + 
 
 def start(meadows=("White", "White", "Red", "Blue"), garnets=None, options=None, players=ROSTER, tables=None):
     """A match after meadow selection (round 0), round 1 open."""
-    m = Match.new("big-machine", players, seed=5, garnets=garnets or {p: 0 for p in players},
+    m = new_match("big-machine", players, seed=5, garnets=garnets or {p: 0 for p in players},
                   options=options, tables=tables)
     m.resolve({p: {"start": [{"meadow": md}]} for p, md in zip(players, meadows)})
     assert m.state["round"] == 1
@@ -70,18 +70,18 @@ def test_default_pairing_in_roster_order_and_machines_from_halves():
 
 
 def test_teams_option_names_pairs_player_first():
-    m = Match.new("big-machine", ROSTER, seed=1, options={"teams": "Cy+Ann; Dee+Bo"})
+    m = new_match("big-machine", ROSTER, seed=1, options={"teams": "Cy+Ann; Dee+Bo"})
     assert [(t["player"], t["guest"]) for t in m.state["teams"]] == [("Cy", "Ann"), ("Dee", "Bo")]
     assert m.game.viewers(m.state, "Ann") == ("Cy", "Ann")
 
 
 def test_teams_option_errors_and_odd_roster():
     with pytest.raises(ConfigError, match="Zed"):
-        Match.new("big-machine", ROSTER, seed=1, options={"teams": "Zed+Ann"})
+        new_match("big-machine", ROSTER, seed=1, options={"teams": "Zed+Ann"})
     with pytest.raises(ConfigError, match="twice"):
-        Match.new("big-machine", ROSTER, seed=1, options={"teams": "Ann+Bo; Ann+Cy"})
+        new_match("big-machine", ROSTER, seed=1, options={"teams": "Ann+Bo; Ann+Cy"})
     with pytest.raises(ConfigError, match="even"):
-        Match.new("big-machine", ["Ann", "Bo", "Cy", "Dee", "Eli"], seed=1)
+        new_match("big-machine", ["Ann", "Bo", "Cy", "Dee", "Eli"], seed=1)
 
 
 def test_viewers_is_the_team():
@@ -342,7 +342,7 @@ def test_no_submission_stays_bids_0_and_takes_a_random_neighbour():
 
 
 def test_round_zero_missing_meadow_is_random_and_logged():
-    m = Match.new("big-machine", ROSTER, seed=3)
+    m = new_match("big-machine", ROSTER, seed=3)
     rec = m.resolve({"Ann": {"start": [{"meadow": "Teal"}]}})
     assert all(m.state["start"][p] in bm.MEADOWS for p in ROSTER)
     assert "Problem: Starting meadow = 'Teal'" in text(rec.private["Ann"])
@@ -373,7 +373,7 @@ def test_adjacent_jump_free_move_option():
 # ------------------------------------------------------------------ cog trades (R12, A16)
 
 def test_gift_in_submission_after_the_auction_and_host_trade_before():
-    tables = {k: [list(r) for r in v] for k, v in Match.new("big-machine", ROSTER, seed=0).tables.items()}
+    tables = {k: [list(r) for r in v] for k, v in new_match("big-machine", ROSTER, seed=0).tables.items()}
     tables[bm.TRADES_TABLE] = [["Round", "From", "To", "Cogs"], ["1", "Cy", "Ann", "5"]]
     m = start(tables=tables)
     # Ann holds 12 + 5 = 17 after the host trade: bid 17 is allowed
@@ -390,7 +390,7 @@ def test_cogs_the_checks_used_after_the_host_trades_are_in_the_facts_and_the_hos
     R11). Cy: 12 + 10 = 22 after the trade, bid 15 allowed (it would not be against 12); paid: 22 - 15 = 7.
     Dee: 12 - 10 = 2 after the trade, bid 3 > 2: bid 0 and power-up 0, keeps 2. Ann and Bo: no trade,
     bid 0: 12 throughout."""
-    tables = {k: [list(r) for r in v] for k, v in Match.new("big-machine", ROSTER, seed=0).tables.items()}
+    tables = {k: [list(r) for r in v] for k, v in new_match("big-machine", ROSTER, seed=0).tables.items()}
     tables[bm.TRADES_TABLE] = [["Round", "From", "To", "Cogs"], ["1", "Dee", "Cy", "10"]]
     m = start(tables=tables)
     rec = m.resolve({"Ann": turn("White", 0, 0, "L1"), "Bo": turn("Blue", 0, 0, "R1"),
@@ -416,7 +416,7 @@ def test_a_record_written_before_cogs_after_trades_still_replays_and_undoes():
         for f in rnd["facts"]:
             if f["__t"].endswith("CogsNow"):
                 del f["after_trades"]
-    old = Match.from_json(data, list(m.ledger.rows))
+    old = load_match(data, list(m.ledger.rows))
     assert of_type(old.rounds[1].facts, bm.CogsNow)[0].after_trades is None
     old.undo()                                           # replays rounds 0 and 1 from the old record
     assert old.state["round"] == 2 and old.state["cogs"]["Ann"] == 10
@@ -577,7 +577,7 @@ def test_public_board_is_a_grid_of_meadows_and_results_draw_the_machine():
 # ------------------------------------------------------------------ content tables
 
 def _tables():
-    return {k: [list(r) for r in v] for k, v in Match.new("big-machine", ROSTER, seed=0).tables.items()}
+    return {k: [list(r) for r in v] for k, v in new_match("big-machine", ROSTER, seed=0).tables.items()}
 
 
 def test_default_tables_are_valid():
@@ -625,13 +625,13 @@ def test_match_refuses_bad_tables():
     t = _tables()
     del t[bm.RELATION_TABLE]
     with pytest.raises(ConfigError, match="Allies and enemies"):
-        Match.new("big-machine", ROSTER, seed=0, tables=t)
+        new_match("big-machine", ROSTER, seed=0, tables=t)
 
 
 # ------------------------------------------------------------------ whole games
 
 def test_random_games_keep_cogs_and_garnets_non_negative():
-    from sheetbridge.core.match import play_random
+    from sheetbridge.api import play_random
     for seed in range(4):
         m = play_random("big-machine", ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay"], seed=seed, skip_chance=0.3)
         assert all(v >= 0 for v in m.state["cogs"].values())
@@ -671,7 +671,7 @@ def test_jump_without_balance_check_is_logged_not_charged():
 
 
 def test_meadow_selection_view_shows_the_halves_of_ones_side():
-    m = Match.new("big-machine", ROSTER, seed=1)
+    m = new_match("big-machine", ROSTER, seed=1)
     ann = text(m.player_report("Ann"))   # the player: left halves
     bo = text(m.player_report("Bo"))     # the guest: right halves
     assert "The Blue Meadow's left half" in ann and "Meadow's right half" not in ann
@@ -707,7 +707,7 @@ def test_every_fact_of_a_hand_computed_round():
     Cogs: Ann 12 + 2 - 3 - 2 = 9; Bo 12 - 3 = 9; Cy 15 - 1 - 2 (gift to Fay) = 12; Dee 9 - 1 = 8;
     Eli 11 - 2 - 1 = 8; Fay 12 + 2 = 14.
     """
-    tables = {k: [list(r) for r in v] for k, v in Match.new("big-machine", P6, seed=0).tables.items()}
+    tables = {k: [list(r) for r in v] for k, v in new_match("big-machine", P6, seed=0).tables.items()}
     tables[bm.TRADES_TABLE] = [["Round", "From", "To", "Cogs"], ["2", "Dee", "Cy", "3"]]
     m = start(meadows=("White", "White", "Red", "Blue", "White", "White"), players=P6, tables=tables)
     m.resolve({"Ann": turn("White", 0, 0, "L2"), "Bo": turn("Black", 0, 0, "R2"), "Cy": turn("Red", 0, 0, "L1"),
@@ -831,7 +831,7 @@ def test_no_submission_is_told_without_a_ruling_number():
 # ------------------------------------------------------------------ A24: what the public knows of the machines
 
 def test_a24_empty_layouts_and_starting_meadows_are_public_but_parts_never_before_the_end():
-    m = Match.new("big-machine", ROSTER, seed=5)
+    m = new_match("big-machine", ROSTER, seed=5)
     rec = m.resolve({p: {"start": [{"meadow": md}]} for p, md in zip(ROSTER, ("White", "White", "Red", "Blue"))})
     public = visible(rec.facts, None)
     layouts = of_type(public, bm.MachineLayout)
@@ -855,7 +855,7 @@ def test_a24_empty_layouts_and_starting_meadows_are_public_but_parts_never_befor
 
 
 def test_a24_option_keeps_layouts_and_starting_meadows_within_the_team():
-    m = Match.new("big-machine", ROSTER, seed=5, options={"public_layouts": "false"})
+    m = new_match("big-machine", ROSTER, seed=5, options={"public_layouts": "false"})
     rec = m.resolve({p: {"start": [{"meadow": md}]} for p, md in zip(ROSTER, ("White", "White", "Red", "Blue"))})
     assert not of_type(visible(rec.facts, None), bm.MachineLayout, bm.StartingMeadow)
     assert [f.team for f in of_type(visible(rec.facts, "Cy"), bm.MachineLayout)] == ["Team 2"]
@@ -881,7 +881,7 @@ def machine_50_position():
 
 
 def test_the_rulesets_50_point_machine_scored_connector_by_connector():
-    m = Match.from_position("big-machine", ROSTER, machine_50_position(), seed=2, garnets={p: 0 for p in ROSTER})
+    m = match_from_position("big-machine", ROSTER, machine_50_position(), seed=2, garnets={p: 0 for p in ROSTER})
     # everyone in Red, bids 1, 1, 2, 2: no unique bid, everyone installs faulty (A3)
     rec = m.resolve({"Ann": turn("Red", 1, 0, "L5"), "Bo": turn("Red", 1, 0, "R5"),
                      "Cy": turn("Red", 2, 0, "M1"), "Dee": turn("Red", 2, 0, "M1")})
@@ -915,7 +915,7 @@ def test_a_position_plays_on_and_replays():
            "meadows": {"Ann": "Blue"}, "previous": {"Ann": "L4", "Bo": "R4", "Cy": "L1", "Dee": "R1"},
            "parts": {"Team 1": {"L4": "Red 2", "R4": "faulty"}, "Team 2": {"L1": "green 1", "R1": "X"}},
            "cogs": {"Ann": 7}}
-    m = Match.from_position("big-machine", ROSTER, pos, seed=4, garnets={p: 5 for p in ROSTER})
+    m = match_from_position("big-machine", ROSTER, pos, seed=4, garnets={p: 5 for p in ROSTER})
     assert m.round == 2 and m.state["meadow"]["Ann"] == "Blue" and m.state["meadow"]["Bo"] == "White"
     assert parts(m, "Team 2")["L1"] == {"color": "Green", "power": 1} and parts(m, "Team 2")["R1"] == "faulty"
     # Round 2: Ann stays in Blue alone and powers up 3: Blue 1 + 3 = 4 on L1 (joined to L4 by a free
@@ -924,7 +924,7 @@ def test_a_position_plays_on_and_replays():
                "Cy": turn("Red", 0, 0, "L3"), "Dee": turn("Green", 0, 0, "R2")})
     assert parts(m, "Team 1")["L1"] == {"color": "Blue", "power": 4} and m.state["cogs"]["Ann"] == 4
     assert bm.find_connector(m.state["machines"]["Team 1"], "L1", "L4")["used"] is True
-    back = Match.from_json(json.loads(json.dumps(m.to_json())), m.ledger.rows)
+    back = load_match(json.loads(json.dumps(m.to_json())), m.ledger.rows)
     back.replay()                                            # replay starts from the position
     assert back.state == m.state
 
@@ -956,7 +956,7 @@ def test_impossible_positions_are_refused_in_one_line(change, message):
            "parts": {"Team 1": {"L4": "Red 2", "R4": "faulty"}, "Team 2": {"L1": "Green 1", "R1": "faulty"}}}
     pos.update(change)
     with pytest.raises(PositionError, match=re.escape(message)) as err:
-        Match.from_position("big-machine", ROSTER, pos)
+        match_from_position("big-machine", ROSTER, pos)
     assert "\n" not in str(err.value)
 
 
@@ -971,7 +971,7 @@ def _final_three_teams(scoring_team_1=True):
            "previous": {"Ann": "M1", "Bo": "L1", "Cy": "L1", "Dee": "R1", "Eli": "L1", "Fay": "R1"},
            "parts": {"Team 1": t1, "Team 2": {"L1": "faulty", "R1": "faulty"},
                      "Team 3": {"L1": "faulty", "R1": "faulty"}}}
-    m = Match.from_position("big-machine", P6, pos, seed=1)
+    m = match_from_position("big-machine", P6, pos, seed=1)
     m.resolve({"Ann": turn("Red", 1, 0, "R1"), "Bo": turn("Red", 1, 0, "L4"), "Cy": turn("Red", 2, 0, "M1"),
                "Dee": turn("Red", 2, 0, "M1"), "Eli": turn("Red", 3, 0, "M1"), "Fay": turn("Red", 3, 0, "M1")})
     return m
@@ -1073,7 +1073,7 @@ def test_pictures_draw_the_team_machine_and_the_public_board():
 
 def test_the_final_board_draws_every_machine_with_its_points():
     from sheetbridge.host.picture_files import round_pictures
-    m = Match.from_position("big-machine", ROSTER, machine_50_position(), seed=2)
+    m = match_from_position("big-machine", ROSTER, machine_50_position(), seed=2)
     m.resolve({"Ann": turn("Red", 1, 0, "L5"), "Bo": turn("Red", 1, 0, "R5"),
                "Cy": turn("Red", 2, 0, "M1"), "Dee": turn("Red", 2, 0, "M1")})
     board = round_pictures(m, 7)["board"]

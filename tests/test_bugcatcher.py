@@ -10,9 +10,9 @@ import re
 
 import pytest
 
+from sheetbridge.api import load_match, match_from_position, new_match
 from sheetbridge.core.errors import ConfigError, PositionError
 from sheetbridge.core.facts import HOST_ONLY, PUBLIC, of_type
-from sheetbridge.core.match import Match
 from sheetbridge.core.types import ProblemKind
 from sheetbridge.games import bugcatcher as bc
 from sheetbridge.games.bugcatcher import GAME, cell_fine as C, point_fine as P, run_paths
@@ -35,7 +35,7 @@ def start(nodes, tbl=None, options=None, garnets=None, seed=1):
     """A match after a pregame in which everyone got their (uncontested) 1st choices.
     nodes: player -> (central cell, border cell, border corner)."""
     players = list(nodes)
-    m = Match.new("bugcatcher", players, seed=seed, tables=tbl or tables(), options=options,
+    m = new_match("bugcatcher", players, seed=seed, tables=tbl or tables(), options=options,
                   garnets=garnets or {})
     raw = {p: {"central": [{"cell": c}], "border": [{"cell": b, "corner": k}]} for p, (c, b, k) in nodes.items()}
     m.resolve(raw)
@@ -50,7 +50,7 @@ def last_round(fireflies, missions=None, collisions=None, **kw):
     nodes = {p: {"border": [i, 0], "central": [i % 6, 4 - i // 6]} for i, p in enumerate(players)}
     pos = {"round": 7, "nodes": nodes, "fireflies": fireflies, "missions_completed": missions or {},
            "collisions": collisions or {}}
-    return Match.from_position("bugcatcher", players, pos, seed=1, **kw)
+    return match_from_position("bugcatcher", players, pos, seed=1, **kw)
 
 
 def acts(*codes, accept=None):
@@ -350,7 +350,7 @@ def test_missing_submission_keeps_nodes():
 
 
 def test_forms():
-    m = Match.new("bugcatcher", ["Ann", "Bo"], seed=1, tables=tables(mission(1, "J1", "border", "DDRDL", 6)))
+    m = new_match("bugcatcher", ["Ann", "Bo"], seed=1, tables=tables(mission(1, "J1", "border", "DDRDL", 6)))
     f = m.form("Ann")
     assert f.round == 0 and [s.name for s in f.sections] == ["central", "border", "bids"]
     assert f.section("central").rows == 9 and "C3" in f.section("central").fields[0].choices
@@ -486,7 +486,7 @@ def test_pregame_equal_bids_seeded_draw():
 
 
 def test_pregame_end_to_end_bids_aliases_and_ledger():
-    m = Match.new("bugcatcher", ["Ann", "Bo", "Cy"], seed=3, tables=tables(), garnets={"Ann": 3, "Bo": 2, "Cy": 5})
+    m = new_match("bugcatcher", ["Ann", "Bo", "Cy"], seed=3, tables=tables(), garnets={"Ann": 3, "Bo": 2, "Cy": 5})
     raw = {
         # Ann: bids 2 + 5 with 3 garnets -> central 2, border capped at 3 - 2 = 1 (E-P5)
         "Ann": {"central": [{"cell": "C3"}], "border": [{"cell": "C1", "corner": "bottom right"},
@@ -538,7 +538,7 @@ def test_pregame_end_to_end_bids_aliases_and_ledger():
 
 
 def test_bids_charged_only_if_contested_option():
-    m = Match.new("bugcatcher", ["Ann", "Bo"], seed=3, tables=tables(), garnets={"Ann": 3, "Bo": 3},
+    m = new_match("bugcatcher", ["Ann", "Bo"], seed=3, tables=tables(), garnets={"Ann": 3, "Bo": 3},
                   options={"bid_charge": "only_if_contested"})
     rec = m.resolve({"Ann": {"central": [{"cell": "C3"}], "border": [{"cell": "A1", "corner": "upper left"}],
                              "bids": [{"central_bid": "2", "border_bid": "2"}]},
@@ -690,7 +690,7 @@ def test_round1_public_board_shows_starting_nodes_in_colour():
 def test_random_submissions_are_legal_as_typed():
     from sheetbridge.core.match import random_submissions
     from sheetbridge.core.rng import Rng
-    m = Match.new("bugcatcher", ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"], seed=4,
+    m = new_match("bugcatcher", ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"], seed=4,
                   garnets={p: 5 for p in ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"]})
     rng = Rng.from_seed(4, "t")
     while not m.finished:
@@ -826,7 +826,7 @@ def test_reports_say_it_once_and_without_ruling_numbers():
     # A ruling reference as the code wrote them: "(R62)", "(E-P5)", "(R45, A7, E6)", "(R63-R65)".
     ruling = re.compile(r"\((?:\s*(?:R|A|E|E-P)\d+(?:-[RAE]?\d+)?\s*,?)+\)")
     assert ruling.search("announced (R45, A7, E6)") and ruling.search("capped (E-P5)")
-    from sheetbridge.core.match import play_random
+    from sheetbridge.api import play_random
     g = play_random("bugcatcher", ["Ann", "Bo", "Cy", "Dee"], seed=2)
     texts = [g.public_report().text()] + [g.player_report(p).text() for p in g.players]
     texts += [r.public.text() for r in g.rounds] + [t.text() for r in g.rounds for t in r.private.values()]
@@ -837,7 +837,7 @@ def test_reports_say_it_once_and_without_ruling_numbers():
 def test_fact_classes_rebuild_as_themselves():
     # Facts are rebuilt from the record by their registered tag: each of ours must be registered, and
     # as itself (a record that rebuilt another class would replay differently).
-    from sheetbridge.core.game import games
+    from sheetbridge.api import games
     from sheetbridge.core.types import _TYPES, type_tag
     games()
     for cls in bc.FACT_TYPES:
@@ -957,7 +957,7 @@ def test_blocked_cells_stop_central_paths_and_cannot_be_listed():
     # A36: D3 is blocked. Ann's central node at C3 moves CR into D3: invalid like a move off the board
     # (E5): no firefly, no collision, the central node stops; CU is then invalidated; BR still runs.
     opts = {"blocked_cells": "d3"}
-    m = Match.new("bugcatcher", ["Ann", "Bo"], seed=1, tables=tables(), options=opts)
+    m = new_match("bugcatcher", ["Ann", "Bo"], seed=1, tables=tables(), options=opts)
     assert "D3" not in m.form("Ann").section("central").fields[0].choices
     assert "D3" in m.form("Ann").section("border").fields[0].choices      # corners of D3 stay usable
     sub = m.parse("Ann", {"central": [{"cell": "D3"}, {"cell": "C3"}], "border": [{"cell": "A1", "corner": "UL"}]})
@@ -973,7 +973,7 @@ def test_blocked_cells_stop_central_paths_and_cannot_be_listed():
     assert "2. CU: invalidated" in rec.private["Ann"].text() and "D3 is a blocked cell" in rec.private["Ann"].text()
     assert of_type(rec.facts, bc.BugcatcherBoard)[0].blocked == ("D3",)
     with pytest.raises(ConfigError, match="G9 is not a cell"):
-        Match.new("bugcatcher", ["Ann", "Bo"], tables=tables(), options={"blocked_cells": "C3, G9"})
+        new_match("bugcatcher", ["Ann", "Bo"], tables=tables(), options={"blocked_cells": "C3, G9"})
 
 
 def test_missing_policy_repeat_last():
@@ -1003,7 +1003,7 @@ def test_a_game_opened_from_a_position_plays_on_and_replays():
            "missions_completed": {"Ann": 1}, "collisions": {"Bo": 4},
            "missions": {"F1": {"accepted": ["Ann"], "completed_by": ["Ann"], "completed_round": 1},
                         "Z1": {"accepted": ["Bo"], "penalized": ["Bo"]}}}
-    m = Match.from_position("bugcatcher", ["Ann", "Bo"], pos, garnets={"Ann": 2, "Bo": 2})
+    m = match_from_position("bugcatcher", ["Ann", "Bo"], pos, garnets={"Ann": 2, "Bo": 2})
     status = {x["id"]: x["status"] for x in m.state["missions"] if x["round"] < 6}
     assert m.round == 6 and status["F1"] == "completed" and status["Z1"] == "closed"
     assert status["J1"] == "closed" and status["C1"] == "open"      # J1's window (rounds 1-2) is over
@@ -1015,7 +1015,7 @@ def test_a_game_opened_from_a_position_plays_on_and_replays():
     assert m.state["fireflies"] == {"Ann": 21, "Bo": -2} and m.state["collisions"] == {"Ann": 1, "Bo": 4}
     assert [(f.player, f.result) for f in of_type(rec.facts, bc.ActionStep)] == [
         ("Ann", "collision"), ("Ann", "placed"), ("Bo", "placed")]
-    back = Match.from_json(m.to_json(), m.ledger.rows)
+    back = load_match(m.to_json(), m.ledger.rows)
     back.replay()                                         # replay starts from the position
     assert back.state == m.state
     m.resolve({})
@@ -1049,14 +1049,14 @@ def test_impossible_positions_are_refused_in_one_line(change, message):
                                  "Bo": {"border": [0, 0], "central": "F5"}}}
     pos.update(change)
     with pytest.raises(PositionError) as err:
-        Match.from_position("bugcatcher", ["Ann", "Bo"], pos)
+        match_from_position("bugcatcher", ["Ann", "Bo"], pos)
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
 def test_central_node_in_a_blocked_cell_is_an_impossible_position():
     pos = {"round": 2, "nodes": {"Ann": {"border": [0, 0], "central": "C3"}, "Bo": {"border": [6, 5], "central": "F5"}}}
     with pytest.raises(PositionError, match="Ann's central node C3 is a blocked cell"):
-        Match.from_position("bugcatcher", ["Ann", "Bo"], pos, options={"blocked_cells": "C3"})
+        match_from_position("bugcatcher", ["Ann", "Bo"], pos, options={"blocked_cells": "C3"})
 
 
 def test_without_the_private_breakdown_the_steps_are_the_hosts_alone():
@@ -1078,7 +1078,7 @@ def test_a_whole_games_state_options_ledger_and_ending_are_the_ones_the_package_
     # state.py names every key the state holds; spec.Options every option; facts.LedgerReason every
     # reason booked and facts.Ending every ending (issue 26): a whole game, with its bids, garnet swaps
     # and conversions, uses no other.
-    from sheetbridge.core.match import play_random
+    from sheetbridge.api import play_random
     from sheetbridge.games.bugcatcher.facts import Ending, LedgerReason
     from sheetbridge.games.bugcatcher.spec import SPEC, Options, options_of
     from sheetbridge.games.bugcatcher.state import BugcatcherState, Final, Mission, PublicBoard

@@ -42,26 +42,30 @@ def test_help_and_games_import_nothing_heavy(args):
         assert not [m for m in modules if m.startswith("sheetbridge.core")]    # not even the game registry
     else:
         assert "three-modular-rooms" in output
-        # the catalogue stands for the game modules: importing them would cost ~0.1 s
-        assert [m for m in modules if m.startswith("sheetbridge.games.")] == []
+        # a game package's light spec chapter stands for the game's rules: importing
+        # them would cost ~0.1 s (the registry, which lives with the games, is not a game)
+        packages = {p.parent.name for p in (ROOT / "sheetbridge" / "games").glob("*/__init__.py")}
+        light = {"sheetbridge.games.registry"} | {f"sheetbridge.games.{p}{chapter}" for p in packages
+                                                  for chapter in ("", ".spec")}
+        assert [m for m in modules if m.startswith("sheetbridge.games.") and m not in light] == []
 
 
-def test_the_catalogue_agrees_with_every_game_module():
-    """`sheetbridge games` reads sheetbridge/games/__init__.py's CATALOGUE, not the modules: each
-    line must say what its module's GameSpec says, and every game module must have a line."""
+def test_every_game_package_is_registered_and_lists_what_its_rules_say():
+    """`sheetbridge games` reads each game package's light SPEC, not its rules: every package under
+    sheetbridge/games/ is a built-in game, and its listing is what its GAME says."""
     from importlib import import_module
 
-    from sheetbridge.games import CATALOGUE, GameSummary
-    modules = sorted(f"sheetbridge.games.{p.stem}" for p in (ROOT / "sheetbridge" / "games").glob("*.py")
-                     if not p.stem.startswith("_"))
-    assert sorted(g.module for g in CATALOGUE) == modules
-    for line in CATALOGUE:
-        assert GameSummary.of(import_module(line.module).GAME) == line, (
-            f"CATALOGUE's line for {line.id} is stale; it should read {GameSummary.of(import_module(line.module).GAME)}")
+    from sheetbridge.games import GameSummary
+    from sheetbridge.games.registry import BUILT_IN, built_in_summary
+    games = ROOT / "sheetbridge" / "games"
+    assert sorted(BUILT_IN) == sorted(f"sheetbridge.games.{p.parent.name}" for p in games.glob("*/__init__.py"))
+    assert [p.stem for p in games.glob("*.py")] and all(p.stem in ("__init__", "registry") for p in games.glob("*.py"))
+    for module in BUILT_IN:
+        assert built_in_summary(module) == GameSummary.of(import_module(module).GAME)
 
 
 def test_games_lists_what_the_game_modules_say():
-    from sheetbridge.core.game import games, summaries
+    from sheetbridge.api import games, summaries
     from sheetbridge.games import GameSummary
     assert summaries() == {gid: GameSummary.of(game) for gid, game in games().items()}
     out = CliRunner().invoke(main, ["games"]).output.splitlines()
@@ -76,3 +80,16 @@ def test_every_command_is_listed_and_loads():
     for name in COMMANDS:
         res = CliRunner().invoke(main, [name, "--help"])
         assert res.exit_code == 0 and res.output.startswith(f"Usage: main {name}"), res.output
+
+
+def test_a_game_package_is_listed_from_its_light_spec(tmp_path, monkeypatch):
+    """A game that is a package (games/<game>/, issue 26) is listed from the SPEC its __init__ takes
+    from its spec chapter, not from the catalogue and without importing its rules."""
+    from sheetbridge.games import GameSummary
+    from sheetbridge.games.registry import built_in_summary
+    (tmp_path / "fakegame").mkdir()
+    (tmp_path / "fakegame" / "__init__.py").write_text(
+        "from sheetbridge.core.types import GameSpec\n"
+        "SPEC = GameSpec(id='fake', name='Fake', min_players=2, max_players=4, rounds=3, summary='')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert built_in_summary("fakegame") == GameSummary("fake", "Fake", 2, 4, None, 3, "fakegame")

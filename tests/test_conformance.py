@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from sheetbridge.core.match import Match, play_random
+from sheetbridge.api import load_match, new_match, play_random
 from sheetbridge.core.rng import Rng
 from sheetbridge.core.types import to_json
 
@@ -37,14 +37,14 @@ def test_different_seed_differs(game_id):
 def test_state_round_trips_through_json_and_replays(game_id):
     m = play_random(game_id, players_for(game_id), seed=5)
     data = json.loads(json.dumps(m.to_json()))
-    back = Match.from_json(data, m.ledger.rows)
+    back = load_match(data, m.ledger.rows)
     assert back.state == m.state
     back.replay()  # recomputes every round from the record; raises if anything differs
     assert json.dumps(back.state, sort_keys=True) == json.dumps(m.state, sort_keys=True)
 
 
 def test_undo_then_redo_gives_same_round(game_id):
-    m = Match.new(game_id, players_for(game_id), seed=3, garnets={p: 10 for p in players_for(game_id)})
+    m = new_match(game_id, players_for(game_id), seed=3, garnets={p: 10 for p in players_for(game_id)})
     from sheetbridge.core.match import random_submissions
     rng = Rng.from_seed(3, "t")
     first = m.resolve(random_submissions(m, rng))
@@ -61,7 +61,7 @@ def test_undo_then_redo_gives_same_round(game_id):
 
 
 def test_parse_never_raises_on_garbage(game_id):
-    m = Match.new(game_id, players_for(game_id), seed=1)
+    m = new_match(game_id, players_for(game_id), seed=1)
     p = m.players[0]
     form = m.form(p)
     junk = ["seven", "=1+1", "-999", "99999999999", "💥", "  ", "None", "1,2,3,4,5,6,7,8,9"]
@@ -117,7 +117,7 @@ def test_reports_are_drawn_from_the_facts_each_viewer_may_see(game_id):
     from sheetbridge.core.facts import PUBLIC, visible
     m = play_random(game_id, players_for(game_id), seed=4)
     assert all(rec.facts for rec in m.rounds), f"{game_id}: every round's results are typed facts"
-    back = Match.from_json(json.loads(json.dumps(m.to_json())), m.ledger.rows)
+    back = load_match(json.loads(json.dumps(m.to_json())), m.ledger.rows)
     for old, new in zip(m.rounds, back.rounds):
         assert new.facts == old.facts
         assert new.public == old.public and new.private == old.private

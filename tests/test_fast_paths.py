@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from sheetbridge.api import match_from_position, new_match
 from sheetbridge.core.errors import SheetbridgeError
 from sheetbridge.core.facts import Fact
 from sheetbridge.core.intake import _prepare, plain, prepare
@@ -63,7 +64,7 @@ def _raw(rnd: random.Random) -> dict:
 
 
 def test_a_plain_submission_is_prepared_as_the_full_rule_prepares_it():
-    m = Match.new("three-modular-rooms", ["Ann", "Bo"], seed=1)
+    m = new_match("three-modular-rooms", ["Ann", "Bo"], seed=1)
     form = m.form("Ann")
     rnd = random.Random(5)
     plain_seen = other_seen = 0
@@ -104,7 +105,7 @@ def _parse_with_the_form_always_built(m: Match, player: str, raw: dict):
 
 @pytest.mark.parametrize("game_id", ["three-modular-rooms", "bugcatcher", "skeld"])
 def test_a_match_parses_every_submission_as_when_the_form_was_always_built(game_id):
-    m = Match.new(game_id, [f"P{i}" for i in range(1, 10 if game_id != "skeld" else 5)], seed=2)
+    m = new_match(game_id, [f"P{i}" for i in range(1, 10 if game_id != "skeld" else 5)], seed=2)
     rnd = random.Random(6)
     rng = Rng.from_seed("fast paths")
     for round_no in range(2):
@@ -176,7 +177,7 @@ def test_the_ships_lookups_are_the_scans_they_replace():
 
 
 def _fact_types() -> list[type]:
-    from sheetbridge.core.game import games
+    from sheetbridge.api import games
     from sheetbridge.core.types import _TYPES
     games()                                            # every game's facts registered
     return [c for c in _TYPES.values() if dataclasses.is_dataclass(c) and issubclass(c, Fact)]
@@ -351,7 +352,7 @@ def _parse_the_long_way(m: Match, player: str, raw: Any) -> Submission | None:
 
 def test_match_parse_of_a_plain_submission_is_the_long_way():
     rnd = random.Random(8)
-    m = Match.new("bugcatcher", [f"P{i}" for i in range(1, 6)], seed="parse paths")
+    m = new_match("bugcatcher", [f"P{i}" for i in range(1, 6)], seed="parse paths")
     rng = Rng.from_seed("parse paths")
     seen_problems = seen_blank = 0
     for _ in range(4):
@@ -389,7 +390,7 @@ def test_bugcatchers_random_play_claims_only_what_parse_reads(options):
     players = [f"P{i}" for i in range(1, 6)]
     claimed = unsure = unsure_with_problems = 0
     for seed in range(6):
-        m = Match.new("bugcatcher", players, seed=f"claims {seed}", options=options)
+        m = new_match("bugcatcher", players, seed=f"claims {seed}", options=options)
         rng = Rng.from_seed("claims", seed)
         while not m.finished:
             raw = {}
@@ -415,7 +416,7 @@ def test_bugcatchers_random_play_claims_only_what_parse_reads(options):
 def test_a_claim_parse_does_not_read_is_caught_with_checks_on_and_trusted_with_them_off():
     players = ["Ann", "Bo", "Cy"]
     for checks in (True, False):
-        m = Match.new("bugcatcher", players, seed="wrong claim")
+        m = new_match("bugcatcher", players, seed="wrong claim")
         m.checks = checks
         raw, values = m.game.random_play(m.state, "Ann", Rng.from_seed("wrong claim"))
         wrong = {**values, "central": list(reversed(values["central"]))}
@@ -431,8 +432,8 @@ def test_a_claim_parse_does_not_read_is_caught_with_checks_on_and_trusted_with_t
 def test_a_simulation_reads_few_of_its_random_submissions_back(monkeypatch):
     from sheetbridge.simulate import play_games
     calls = []
-    original = Match.parse
-    monkeypatch.setattr(Match, "parse", lambda self, p, raw: calls.append(p) or original(self, p, raw))
+    original = Match._read   # the one reading of a submission (Match.parse's, and resolve's when parse has not read it)
+    monkeypatch.setattr(Match, "_read", lambda self, p, raw: calls.append(p) or original(self, p, raw))
     df = play_games("bugcatcher", [f"P{i}" for i in range(1, 10)], games=10, seed="reads", workers=1)
     submissions = int(df["rounds"].sum()) * 9
     assert 0 < len(calls) < submissions // 20
@@ -478,7 +479,7 @@ def test_a_simulation_lets_a_rounds_facts_go_only_when_nobody_reads_them(monkeyp
 def test_a_forgotten_round_keeps_its_ledger_and_a_detached_one_its_drawn_reports():
     """Three Modular Rooms: Bo's -10 takes a garnet from Ann, in Bo's room (card -10 in the rules)."""
     def played() -> Any:
-        m = Match.new("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7, garnets={"Ann": 10, "Bo": 10, "Cy": 10})
+        m = new_match("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7, garnets={"Ann": 10, "Bo": 10, "Cy": 10})
         return m.resolve({"Ann": {"play": [{"card": "3", "room": "Null"}]},
                           "Bo": {"play": [{"card": "-10", "room": "Null"}]},
                           "Cy": {"play": [{"card": "5", "room": "Duel"}]}})
@@ -513,6 +514,6 @@ def test_the_shared_missions_of_later_rounds_are_never_written():
                                  "P3": {"border": [2, 4], "central": "A1"}},
            "missions": {"F1": {"accepted": ["P1"], "completed_by": ["P1"], "completed_round": 1},
                                     "Z1": {"accepted": ["P2"], "penalized": ["P2"]}}}
-    m = Match.from_position("bugcatcher", ["P1", "P2", "P3"], pos, garnets={"P1": 2, "P2": 2, "P3": 2})
+    m = match_from_position("bugcatcher", ["P1", "P2", "P3"], pos, garnets={"P1": 2, "P2": 2, "P3": 2})
     assert {x["id"]: x["status"] for x in m.state["missions"]}["F1"] == "completed"
     assert bc._read_missions_cached(key) == before

@@ -8,7 +8,7 @@ import openpyxl
 import pytest
 
 from sheetbridge.core.facts import visible
-from sheetbridge.core.game import games
+from sheetbridge.api import games
 from sheetbridge.host.demo import demo
 from sheetbridge.host.players import PlayerInfo
 from sheetbridge.host.session import load

@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from sheetbridge.api import load_match, match_from_position, new_match
 from sheetbridge.core.errors import ConfigError
 from sheetbridge.core.facts import HOST_ONLY, PUBLIC, of_type, visible
-from sheetbridge.core.match import Match
 from sheetbridge.core.rng import Rng
 from sheetbridge.core.types import ProblemKind
 from sheetbridge.games import flickering_lights as fl
@@ -61,7 +61,7 @@ SBS = ("Sniper", "Blocker", "Saboteur")
 def new(grids, roles, options=None, items=None, seed=1):
     tables = {"Grids": grid_table(grids), "Assignments": assign_table(roles),
               "Items": [["round", "item", "kind", "squares", "amount", "explanation"]] + (items or [])}
-    return Match.new("flickering-lights", P, seed=seed, options=options, tables=tables)
+    return new_match("flickering-lights", P, seed=seed, options=options, tables=tables)
 
 
 def sp(*squares, **extra):
@@ -375,7 +375,7 @@ def test_blockade_defend_below_zero_does_nothing_and_own_colour_rejected():
 
 def test_round_two_has_no_blocker_in_the_draw():
     for seed in range(1, 30):
-        m = Match.new("flickering-lights", P, seed=seed)
+        m = new_match("flickering-lights", P, seed=seed)
         m.resolve({})
         roles = {a["role"] for a in m.state["current"]["assign"].values()}
         assert "Blocker" not in roles and len(roles) == 4  # three team roles + Mediator
@@ -450,7 +450,7 @@ def test_fog_knowledge_ten_each_twelve_for_white_overlapping_two():
 
 def test_fog_no_coordinator_in_the_draw():
     for seed in range(1, 20):
-        m = Match.new("flickering-lights", P, seed=seed)
+        m = new_match("flickering-lights", P, seed=seed)
         for _ in range(3):
             m.resolve({})
         roles = {a["role"] for a in m.state["current"]["assign"].values()}
@@ -622,7 +622,7 @@ def test_generated_grids_are_symmetric_and_balanced():
 
 
 def test_each_round_has_a_different_generated_grid():
-    m = Match.new("flickering-lights", P, seed=4)
+    m = new_match("flickering-lights", P, seed=4)
     for _ in range(4):
         m.resolve({})
     assert len({tuple(g) for g in m.state["used_grids"]}) == 5
@@ -639,7 +639,7 @@ def test_host_grid_must_be_symmetric_with_a_clear_message():
     part[3][4] = ""
     assert "blank" in game.check_tables({"Grids": part})[0]
     with pytest.raises(ConfigError):
-        Match.new("flickering-lights", P, tables={"Grids": grid_table({1: bad})})
+        new_match("flickering-lights", P, tables={"Grids": grid_table({1: bad})})
 
 
 def test_diagonal_symmetry_only_with_the_option():
@@ -648,8 +648,8 @@ def test_diagonal_symmetry_only_with_the_option():
     assert fl.GAME.check_tables(tables)            # A17: rejected by default
     assert not fl.GAME.check_content(tables, dict(fl.DEFAULT_OPTIONS, diagonal_symmetry=True))
     with pytest.raises(ConfigError):
-        Match.new("flickering-lights", P, tables=tables)
-    m = Match.new("flickering-lights", P, tables=tables, options={"diagonal_symmetry": "true"})
+        new_match("flickering-lights", P, tables=tables)
+    m = new_match("flickering-lights", P, tables=tables, options={"diagonal_symmetry": "true"})
     assert m.state["current"]["transform"] == "diagonal"
 
 
@@ -696,7 +696,7 @@ def test_assignment_table_checked():
 
 def test_random_draw_three_three_one_same_roles_both_teams():
     for seed in range(10):
-        m = Match.new("flickering-lights", P, seed=seed)
+        m = new_match("flickering-lights", P, seed=seed)
         a = m.state["current"]["assign"]
         teams = sorted(x["team"] for x in a.values())
         assert teams == ["Blue"] * 3 + ["Red"] * 3 + ["White"]
@@ -706,7 +706,7 @@ def test_random_draw_three_three_one_same_roles_both_teams():
 
 
 def test_public_board_is_coloured_and_private_reports_hold_no_other_player():
-    m = Match.new("flickering-lights", P, seed=9)
+    m = new_match("flickering-lights", P, seed=9)
     board = m.public_report().blocks[0]
     fills = {c.fill for row in board.grid[1:] for c in row[1:]}
     assert fills == {fl.FILL["R"], fl.FILL["B"], fl.FILL["."]}
@@ -741,11 +741,11 @@ def test_white_defends_option_and_role_pool_option():
     m.resolve({})
     assert m.form("Gus").section("defend").fields[0].choices == ("D4", "E4")
     # A41: a fixed round 2 pool of exactly three roles is always drawn whole.
-    m2 = Match.new("flickering-lights", P, seed=3, options={"round2_roles": "Sniper, Demolitionist, Saboteur"})
+    m2 = new_match("flickering-lights", P, seed=3, options={"round2_roles": "Sniper, Demolitionist, Saboteur"})
     m2.resolve({})
     assert m2.state["current"]["roles"] == ["Sniper", "Demolitionist", "Saboteur"]
     with pytest.raises(ConfigError):
-        Match.new("flickering-lights", P, options={"round2_roles": "Blocker,Sniper,Saboteur"})
+        new_match("flickering-lights", P, options={"round2_roles": "Blocker,Sniper,Saboteur"})
 
 
 # ------------------------------------------------------------------ round results as data (typed facts)
@@ -1048,7 +1048,7 @@ POS = {"round": 2, "teams": {"1": T1, "2": T2}, "grids": {"1": CORNERS, "2": DUO
 
 
 def test_a_game_opened_from_a_position_plays_on_and_replays():
-    m = Match.from_position("flickering-lights", P, POS)
+    m = match_from_position("flickering-lights", P, POS)
     assert m.round == 2 and m.state["totals"] == {"Ann": 14, "Bo": 14, "Cy": 14, "Dee": 1, "Eli": 1, "Fay": 1, "Gus": 14}
     assert m.state["current"]["grid"] == DUO and m.state["current"]["assign"]["Cy"] == {"team": "Red", "role": "Saboteur"}
     assert "Your list: Bo, Cy, Fay" in m.player_report("Ann").text()
@@ -1057,13 +1057,13 @@ def test_a_game_opened_from_a_position_plays_on_and_replays():
     m.resolve({"Bo": sp("D4")})
     assert points(m) == {"Ann": 47, "Bo": 47, "Cy": 47, "Dee": 0, "Eli": 0, "Fay": 0, "Gus": 0}
     assert m.state["totals"] == {"Ann": 61, "Bo": 61, "Cy": 61, "Dee": 1, "Eli": 1, "Fay": 1, "Gus": 14}
-    back = Match.from_json(m.to_json(), m.ledger.rows)
+    back = load_match(m.to_json(), m.ledger.rows)
     back.replay()                      # replay starts from the position
     assert back.state == m.state
     # Without points they are worked out from the results; the open round's teams may come from the seed.
     pos = {k: v for k, v in POS.items() if k != "points"}
     pos["teams"] = {"1": T1}
-    m2 = Match.from_position("flickering-lights", P, pos, seed=3)
+    m2 = match_from_position("flickering-lights", P, pos, seed=3)
     assert m2.state["totals"]["Gus"] == 14 and len(m2.state["current"]["assign"]) == 7
     # The end of the game from a position at round 5 reveals the position's round 4.
     pos5 = {"round": 5, "teams": {str(r): (T2 if r in (2, 5) else T1) for r in range(1, 6)},
@@ -1071,7 +1071,7 @@ def test_a_game_opened_from_a_position_plays_on_and_replays():
             "results": {str(r): (DUO if r % 2 == 0 else CORNERS) for r in range(1, 5)}}
     pos5["teams"]["4"] = {"Ann": "Red Sniper", "Bo": "Red Blocker", "Cy": "Red Saboteur", "Dee": "Blue Sniper",
                           "Eli": "Blue Blocker", "Fay": "Blue Saboteur", "Gus": "White"}
-    m5 = Match.from_position("flickering-lights", P, pos5)
+    m5 = match_from_position("flickering-lights", P, pos5)
     rec = m5.resolve({})
     assert "Round 4 (Fog of War): you were Red Sniper and scored 1." in rec.private["Ann"].text()
     assert m5.state["totals"]["Ann"] == 5
@@ -1101,7 +1101,7 @@ def test_impossible_positions_are_refused_in_one_line(change, message):
     import re
     from sheetbridge.core.errors import PositionError
     with pytest.raises(PositionError, match=re.escape(message)) as err:
-        Match.from_position("flickering-lights", P, dict(POS, **change))
+        match_from_position("flickering-lights", P, dict(POS, **change))
     assert "\n" not in str(err.value)
     if "grids, round 1: the red" in message:   # A17: only the allowed symmetries are listed as allowed
         listed = str(err.value).split(" under ", 1)[1].split(" (R8)")[0]

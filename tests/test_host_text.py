@@ -9,12 +9,13 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
+from sheetbridge.api import match_from_position, play_random
 from sheetbridge.host.picture_files import round_pictures
 from sheetbridge.host.resolve import resolve
 from sheetbridge.host.session import load
 from sheetbridge.cli import main
 from sheetbridge.core.errors import UsageError
-from sheetbridge.core.match import Match, play_random
+from sheetbridge.core.match import Match
 from sheetbridge.core.picture import Label
 from sheetbridge.sheets.xlsx import XlsxStore
 
@@ -84,7 +85,7 @@ def bugcatcher_last_round(fireflies):
     """Bugcatcher at round 7 of 7 with these fireflies, its last round resolved with no submissions."""
     players = list(fireflies)
     nodes = {p: {"border": [i, 0], "central": [i % 6, 4 - i // 6]} for i, p in enumerate(players)}
-    m = Match.from_position("bugcatcher", players, {"round": 7, "nodes": nodes, "fireflies": fireflies}, seed=1)
+    m = match_from_position("bugcatcher", players, {"round": 7, "nodes": nodes, "fireflies": fireflies}, seed=1)
     m.resolve({})
     return m
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheetbridge.core.game import games
+from sheetbridge.api import games, new_match
 from sheetbridge.core.intake import SUBMISSION_FIELD, cell_cap
 from sheetbridge.core.match import Match, random_submissions
 from sheetbridge.core.parsing import PREVIEW
@@ -75,7 +75,7 @@ def hostile_text(choices: tuple[str, ...] = ()) -> st.SearchStrategy[str]:
 @lru_cache(maxsize=None)
 def _match(game_id: str, stage: str) -> Match:
     players = players_for(game_id)
-    m = Match.new(game_id, players, seed=4, garnets={p: 10 for p in players})
+    m = new_match(game_id, players, seed=4, garnets={p: 10 for p in players})
     if stage == "mid":
         rng = Rng.from_seed(4, "fuzz players")
         for _ in range(2):
@@ -253,7 +253,7 @@ def test_a_submission_beyond_any_form_is_one_problem(game_id):
 
 
 def test_control_characters_are_shown_escaped_never_raw():
-    m = Match.new("three-modular-rooms", ["Ann", "Bo"], seed=1)
+    m = new_match("three-modular-rooms", ["Ann", "Bo"], seed=1)
     sub = m.parse("Ann", {"play": [{"card": "\x07\x1b[2J\u202e3", "room": "Null\r\nDuel"}]})
     msgs = [pr.message for pr in sub.problems]
     assert msgs[0].startswith("Ann: Card = '\\x07\\x1b[2J\\u202e3'"), msgs

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from sheetbridge.core.match import Match
+from sheetbridge.api import load_match, new_match
 from sheetbridge.core.parsing import yes_no
 from sheetbridge.core.types import Notice, Problem, ProblemKind, from_json, to_json
 
@@ -11,7 +11,7 @@ TMR = "three-modular-rooms"
 
 
 def tmr(players=("Ann", "Bo")):
-    return Match.new(TMR, list(players), seed=1, garnets={p: 10 for p in players})
+    return new_match(TMR, list(players), seed=1, garnets={p: 10 for p in players})
 
 
 def play(card="", room="", buy="", hide=""):
@@ -79,7 +79,7 @@ def test_notices_and_labels_survive_the_record_and_replay():
     ann = m.player_report("Ann").text()
     assert "Round 1: how your entries were read\nCard: read '\u0663' as 3" in ann and "You played card 3 in Null." in ann
     assert "how your entries were read" not in m.player_report("Bo").text()
-    back = Match.from_json(json.loads(json.dumps(m.to_json())), m.ledger.rows)
+    back = load_match(json.loads(json.dumps(m.to_json())), m.ledger.rows)
     assert back.rounds[0].submissions["Ann"].notices == (Notice("Ann", "card", "Card", "\u0663", "3"),)
     assert back.rounds[0].submissions["Bo"].problems[0].label == "Hide rooms"
     back.replay()                                          # recomputes the notices block; raises if it differs
@@ -88,7 +88,7 @@ def test_notices_and_labels_survive_the_record_and_replay():
 
 
 def _after_setup(game_id, players):
-    m = Match.new(game_id, players, seed=2, garnets={p: 10 for p in players})
+    m = new_match(game_id, players, seed=2, garnets={p: 10 for p in players})
     if m.round == 0:
         m.resolve({})                                      # everyone's pregame default
     return m
@@ -112,9 +112,9 @@ def test_problems_name_the_field_as_the_player_sees_it(game_id, players, field, 
 
 
 def test_pregame_labels_name_the_row():
-    skeld = Match.new("skeld", ["Ann", "Bo", "Cy", "Dee"], seed=1)
+    skeld = new_match("skeld", ["Ann", "Bo", "Cy", "Dee"], seed=1)
     assert skeld.form("Ann").label_for("crewmate 2 start") == "Crewmate 2: Start cell"
-    bug = Match.new("bugcatcher", ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"], seed=1)
+    bug = new_match("bugcatcher", ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"], seed=1)
     form = bug.form("Ann")
     assert form.label_for("border 2nd") == "Border node priority list, 2nd"
     assert form.label_for("central 1st") == "Central node priority list, 1st: Cell"

@@ -3,10 +3,10 @@ import doctest
 import hashlib
 import json
 
+from sheetbridge.api import load_match, new_match
 from sheetbridge.core import integrity, ledger
 from sheetbridge.core.integrity import HEADER, accept, chain, check_value, seal, seal_ok, verify, verify_record
 from sheetbridge.core.ledger import LedgerRow
-from sheetbridge.core.match import Match
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 ROWS = [LedgerRow("g", 0, p, 10, "opening balance", f"g:opening:{p}") for p in PLAYERS] + [
@@ -244,9 +244,9 @@ def test_a_version_1_record_trusts_the_tab_and_restores_rows_its_rounds_booked()
 
 
 def test_match_record_holds_the_ledger_and_reads_version_1():
-    m = Match.new("three-modular-rooms", PLAYERS, seed=1, garnets={p: 10 for p in PLAYERS})
+    m = new_match("three-modular-rooms", PLAYERS, seed=1, garnets={p: 10 for p in PLAYERS})
     data = json.loads(json.dumps(m.to_json()))
     assert data["version"] == 2 and data["ledger"] == [r.as_list() for r in m.ledger.rows]
-    assert Match.from_json(data).ledger.balances(PLAYERS) == {"Ann": 10, "Bo": 10, "Cy": 10}
+    assert load_match(data).ledger.balances(PLAYERS) == {"Ann": 10, "Bo": 10, "Cy": 10}
     old = {k: v for k, v in data.items() if k != "ledger"} | {"version": 1}
-    assert Match.from_json(old, m.ledger.rows[:1]).ledger.balances(PLAYERS) == {"Ann": 10, "Bo": 0, "Cy": 0}
+    assert load_match(old, m.ledger.rows[:1]).ledger.balances(PLAYERS) == {"Ann": 10, "Bo": 0, "Cy": 0}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sheetbridge.core.match import Match
+from sheetbridge.api import load_match
 from sheetbridge.core.types import to_json
 
 RECORDS = Path(__file__).parent / "records"
@@ -26,7 +26,7 @@ def reports() -> dict:
 @pytest.mark.parametrize("game", GAMES)
 def test_an_old_record_loads_replays_and_draws_the_same_reports(game: str, reports: dict) -> None:
     data = json.loads((RECORDS / f"{game}.json").read_text())
-    match = Match.from_json(data)
+    match = load_match(data)
     recorded_state = json.dumps(data["state"], sort_keys=True)
     match.replay()     # raises if any replayed round's facts differ from the recorded ones
     assert json.dumps(match.state, sort_keys=True) == recorded_state

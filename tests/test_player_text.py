@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from sheetbridge.core.match import Match, random_submissions
+from sheetbridge.api import new_match
+from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
 
 from conftest import players_for
@@ -50,7 +51,7 @@ def form_texts(form) -> list[str]:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_no_ruling_numbers_in_anything_a_player_reads(game_id, seed):
     players = players_for(game_id)
-    m = Match.new(game_id, players, seed=seed, garnets={p: 10 for p in players})
+    m = new_match(game_id, players, seed=seed, garnets={p: 10 for p in players})
     rng = Rng.from_seed(seed, "random players")
     found: dict[str, str] = {}
 

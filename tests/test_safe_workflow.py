@@ -30,7 +30,7 @@ from sheetbridge.host.picture_files import PictureWrite, picture_path, round_pic
 from sheetbridge.host.private_pictures import latest_picture
 from sheetbridge.sheets.store import BOARD
 from sheetbridge.sheets.xlsx import XlsxStore
-from sheetbridge.core.game import get_game
+from sheetbridge.api import get_game
 from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
 from tests.conftest import game_ids, players_for

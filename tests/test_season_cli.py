@@ -128,7 +128,7 @@ def test_every_exported_column_is_documented():
 
 
 def test_frames_from_python():
-    from sheetbridge.core.match import play_random
+    from sheetbridge.api import play_random
     m = play_random("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=2, options={"rounds": "1"})
     frames = game_frames(m)
     assert list(frames["ledger"].columns) == list(COLUMNS["game"]["ledger"])

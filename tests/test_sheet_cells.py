@@ -17,10 +17,10 @@ from sheetbridge.host.new import new_game
 from sheetbridge.host.players import PlayerInfo
 from sheetbridge.host.resolve import resolve
 from sheetbridge.host.session import load
-from sheetbridge.core.game import games
+from sheetbridge.api import games, new_match
 from sheetbridge.core import integrity
 from sheetbridge.core.ledger import COLUMNS
-from sheetbridge.core.match import Match, random_submissions
+from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
 from sheetbridge.sheets import layout as L
 from sheetbridge.sheets.model import (GOOGLE_CELL_LIMIT, XLSX_CELL_LIMIT, CellData as C, TabData, fit_cell,
@@ -158,7 +158,7 @@ def test_the_record_is_chunked_so_no_backend_shortens_it():
 # ------------------------------------------------------------------ the Submission tab's structure is protected
 
 def tmr_form():
-    m = Match.new("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7, garnets={"Ann": 10, "Bo": 10, "Cy": 10})
+    m = new_match("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7, garnets={"Ann": 10, "Bo": 10, "Cy": 10})
     return m.form("Ann")
 
 
@@ -235,7 +235,7 @@ def test_stray_entries_ignore_a_tab_for_another_round_and_what_the_layout_draws(
 @pytest.mark.parametrize("game_id", sorted(games()))
 def test_read_form_reads_what_form_tab_draws_through_a_file(game_id, tmp_path):
     names = players_for(game_id)
-    m = Match.new(game_id, names, seed=9, garnets={n: 10 for n in names})
+    m = new_match(game_id, names, seed=9, garnets={n: 10 for n in names})
     raw = random_submissions(m, Rng.from_seed(9, "f"), 0.0)
     store = XlsxStore(tmp_path)
     for p in names[:3]:
@@ -291,7 +291,7 @@ def test_google_gets_merges_row_heights_and_replaces_them(tmp_path):
 
 
 def test_titles_are_wide_enough_and_long_lines_wrap_with_room():
-    tab = L.report_tab(Match.new("three-modular-rooms", ["Ann", "Bo"], seed=1).public_report(),
+    tab = L.report_tab(new_match("three-modular-rooms", ["Ann", "Bo"], seed=1).public_report(),
                        notice=["A notice that is long enough to need more than one line of the report's width, "
                                "so it wraps onto a second line and its row is made taller to show it whole."])
     widths = tab.col_widths
@@ -305,7 +305,7 @@ def test_titles_are_wide_enough_and_long_lines_wrap_with_room():
 
 def played_tmr(rounds=2, seed=11):
     names = ["Ann", "Bo", "Cy"]
-    m = Match.new("three-modular-rooms", names, seed=seed, garnets={n: 10 for n in names})
+    m = new_match("three-modular-rooms", names, seed=seed, garnets={n: 10 for n in names})
     m.resolve({"Ann": {"play": [{"card": "3", "room": "Null"}]},
                "Bo": {"play": [{"card": "seven", "room": "Duel"}]}})   # Cy: nothing; Bo: a bad card
     return m
@@ -328,7 +328,7 @@ def test_ledger_tab_keeps_a_to_g_and_puts_totals_from_j():
 
 
 def test_ledger_totals_add_up_by_hand():
-    m = Match.new("three-modular-rooms", ["Ann", "Bo"], seed=2, garnets={"Ann": 10, "Bo": 4})
+    m = new_match("three-modular-rooms", ["Ann", "Bo"], seed=2, garnets={"Ann": 10, "Bo": 4})
     values = ledger_tab(m).values()
     assert [row[9:12] for row in values[1:4]] == [["Ann", "10", "1"], ["Bo", "4", "1"], ["all players", "14", "2"]]
 
@@ -366,7 +366,7 @@ def delta_e(a: str, b: str) -> float:
 
 def every_report(game_id):
     names = players_for(game_id)
-    m = Match.new(game_id, names, seed=3, garnets={n: 10 for n in names})
+    m = new_match(game_id, names, seed=3, garnets={n: 10 for n in names})
     rng = Rng.from_seed(3, "colours")
     while True:
         yield m.public_report()

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from sheetbridge.core.game import games
+from sheetbridge.api import games
 from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
 from sheetbridge.host.demo import fill_submission

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from sheetbridge.cli import main
-from sheetbridge.core.game import games
+from sheetbridge.api import games
 from sheetbridge.simulate import balance_report, strategy
 from sheetbridge.simulate.verdict import seat_balance
 

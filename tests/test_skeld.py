@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from sheetbridge.api import load_match, match_from_position, new_match as api_new_match
 from sheetbridge.core.decisions import DecisionKind
 from sheetbridge.core.facts import of_type, visible
 from sheetbridge.core.match import Match
@@ -40,7 +41,7 @@ BOARD_CSV = [["row", "1", "2", "3", "4", "5", "6", "7"],
 
 def new_match(options=None, garnets=None, starts=None, seed=1):
     """A match past the pregame: every crewmate named as in the ruleset's examples."""
-    m = Match.new("skeld", PLAYERS, seed=seed, options=options,
+    m = api_new_match("skeld", PLAYERS, seed=seed, options=options,
                   garnets=garnets if garnets is not None else {p: 10 for p in PLAYERS})
     starts = starts or {p: ("1A", "1B") for p in PLAYERS}
     m.resolve({p: {"crew": [{"name": NAMES[p][i], "start": starts[p][i]} for i in range(2)]}
@@ -112,7 +113,7 @@ def test_board_with_unknown_label_and_short_row_is_refused():
     assert "14A" in joined and "data row 7 has 6 room labels" in joined
     assert "1A" in joined and "13B" in joined  # both now missing
     with pytest.raises(Exception):
-        Match.new("skeld", PLAYERS, tables={skeld.BOARD_TABLE: bad})
+        api_new_match("skeld", PLAYERS, tables={skeld.BOARD_TABLE: bad})
 
 
 # ------------------------------------------------------------------ pregame (R8-R13, A33)
@@ -139,7 +140,7 @@ def test_pregame_names_and_start_cells():
 
 
 def test_pregame_bad_and_missing_start_cells_get_an_allowed_cell():
-    m = Match.new("skeld", PLAYERS, seed=4)
+    m = api_new_match("skeld", PLAYERS, seed=4)
     s = m.parse("Ann", {"crew": [{"name": "Red", "start": "4B"}, {"name": "Red", "start": ""}]})
     kinds = {(p.field, p.kind) for p in s.problems}
     assert ("crewmate 1 start", ProblemKind.ILLEGAL) in kinds  # 4B is a room but not a start cell (R10)
@@ -157,13 +158,13 @@ def test_pregame_bad_and_missing_start_cells_get_an_allowed_cell():
 
 
 def test_pregame_fixed_fallback_option():
-    m = Match.new("skeld", PLAYERS, seed=4, options={"pregame_fallback": "5A"})
+    m = api_new_match("skeld", PLAYERS, seed=4, options={"pregame_fallback": "5A"})
     m.resolve({})
     assert all(c["pos"] == "5A" for p in PLAYERS for c in m.state["crew"][p])
 
 
 def test_pregame_formula_is_syntax():
-    m = Match.new("skeld", PLAYERS, seed=4)
+    m = api_new_match("skeld", PLAYERS, seed=4)
     s = m.parse("uri", {"crew": [{"name": "=A1", "start": "=B2"}, {"name": "", "start": "1A"}]})
     assert {p.kind for p in s.problems} == {ProblemKind.SYNTAX}
     assert len(s.problems) == 2
@@ -877,7 +878,7 @@ def test_form_has_dropdowns_per_crewmate():
     assert "9C" not in fields["move_to"].choices and "8C" in fields["move_to"].choices
     assert "Summoner wall E" in fields["item"].choices and "Eat Yellow Banana" not in fields["item"].choices
     assert form.section("garnets").fields[0].name == "cap_upgrades"
-    pre = GAME.form(Match.new("skeld", PLAYERS).state, "uri")
+    pre = GAME.form(api_new_match("skeld", PLAYERS).state, "uri")
     assert pre.round == 0 and pre.section("crew").fields[1].choices == skeld.START_CELLS
 
 
@@ -1032,7 +1033,7 @@ def test_same_round_bonus_use_option():
      "public_garnets": "on", "endgame_full_reveal": "on", "announce_disables": "on", "max_rounds": "3"},
 ])
 def test_random_games_under_host_options(options):
-    from sheetbridge.core.match import play_random
+    from sheetbridge.api import play_random
     for seed in (1, 2):
         m = play_random("skeld", PLAYERS, seed=seed, options=options)
         out = m.outcome()
@@ -1436,7 +1437,7 @@ def position(**changes):
 
 
 def test_a_game_opened_from_a_position_plays_on_and_replays():
-    m = Match.from_position("skeld", PLAYERS, position(), garnets={p: 10 for p in PLAYERS})
+    m = match_from_position("skeld", PLAYERS, position(), garnets={p: 10 for p in PLAYERS})
     st = m.state
     assert st["round"] == 7 and st["crew"]["Ann"][0]["pos"] == "12C" and st["crew"]["Ann"][1]["cap"] == 8
     assert st["walls"] == ["3C|4B"] and st["claimed"]["Spadez"] and st["disable_used"]["Marcer"]
@@ -1448,7 +1449,7 @@ def test_a_game_opened_from_a_position_plays_on_and_replays():
     m.resolve({"Ann": sub(row(room="12C", energy="1")), "Marcer": sub(row(move="1C"))})
     out = m.outcome()
     assert m.finished and out.winners == ("Marcer",) and out.elimination_candidate == "Ann"
-    back = Match.from_json(m.to_json(), m.ledger.rows)
+    back = load_match(m.to_json(), m.ledger.rows)
     back.replay()                                            # replay starts from the position
     assert back.state == m.state
 
@@ -1479,7 +1480,7 @@ def test_impossible_positions_are_refused_with_one_line(changes, message):
         else:
             pos[key] = value
     with pytest.raises(PositionError) as err:
-        Match.from_position("skeld", PLAYERS, pos)
+        match_from_position("skeld", PLAYERS, pos)
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
@@ -1493,20 +1494,20 @@ def test_crewmates_energy_and_items_in_a_position_are_checked():
         pos = position()
         pos["crew"] = dict(pos["crew"], Marcer=[dict({"name": "Crew1"}, **crew0), pos["crew"]["Marcer"][1]])
         with pytest.raises(PositionError, match=re.escape(message)):
-            Match.from_position("skeld", PLAYERS, pos)
+            match_from_position("skeld", PLAYERS, pos)
 
 
 # ------------------------------------------------------------------ what players read
 
 def test_no_ruling_numbers_in_anything_players_or_the_public_read():
-    from sheetbridge.core.match import play_random
+    from sheetbridge.api import play_random
     ruling = re.compile(r"\b[RAE]\d{1,2}\b")
     for options in ({}, {"reveal_failure_reasons": "on", "public_garnets": "on", "announce_disables": "on",
                          "endgame_full_reveal": "on"}):
         m = play_random("skeld", PLAYERS, seed=3, options=options)
         texts = [m.public_report().text()] + [m.player_report(p).text() for p in PLAYERS]
         texts += [f.help for f in GAME.form(new_match().state, "uri").section("crew").fields]
-        texts += list(GAME.form(new_match().state, "uri").help) + list(GAME.form(Match.new("skeld", PLAYERS).state,
+        texts += list(GAME.form(new_match().state, "uri").help) + list(GAME.form(api_new_match("skeld", PLAYERS).state,
                                                                              "uri").help)
         for rec in m.rounds:
             texts += [p.message for s in rec.submissions.values() if s for p in s.problems]
@@ -1522,7 +1523,7 @@ def test_no_ruling_numbers_in_anything_players_or_the_public_read():
 def test_options_are_read_once_into_typed_fields():
     from sheetbridge.games.skeld.spec import SPEC, CapScope, Options, options_of
     assert [f for f in Options.__dataclass_fields__] == [o.name for o in SPEC.options]   # one field per option
-    m = Match.new("skeld", PLAYERS, options={"cap_upgrade_scope": "crewmate", "max_rounds": "5",
+    m = api_new_match("skeld", PLAYERS, options={"cap_upgrade_scope": "crewmate", "max_rounds": "5",
                                              "remote_disable": "on"})
     opts = options_of(m.state)
     assert (opts.cap_upgrade_scope, opts.max_rounds, opts.remote_disable) == (CapScope.CREWMATE, 5, True)
@@ -1531,7 +1532,7 @@ def test_options_are_read_once_into_typed_fields():
 
 
 def test_ledger_reasons_and_endings_are_plain_strings_as_before():
-    from sheetbridge.core.match import play_random
+    from sheetbridge.api import play_random
     from sheetbridge.games.skeld.facts import Ending, LedgerReason
     assert LedgerReason.CAP_RAISE.text(cap=8) == "Skeld energy cap raise (now 8)"
     assert LedgerReason.CAP_RAISE_CREWMATE.text(crewmate="Red", cap=9) == "Skeld energy cap raise (Red now 9)"

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from sheetbridge.api import new_match, play_random
 from sheetbridge.host.demo import fill_submission
 from sheetbridge.host.new import new_game
 from sheetbridge.host.players import PlayerInfo
 from sheetbridge.host.resolve import resolve
 from sheetbridge.host.session import load
 from sheetbridge.core.facts import HOST
-from sheetbridge.core.match import play_random
 from sheetbridge.core.standings import standings
 from sheetbridge.sheets import layout as L
 from sheetbridge.host.tabs import STANDINGS_TAB
@@ -149,9 +149,9 @@ def test_master_standings_tab_on_google():
 def test_the_host_ranks_a_player_who_has_scored_nothing_yet_at_zero():
     """Found by the scripted week (tests/test_host_week.py): in Skeld a player who has gained no component
     has no score row; the host saw 0 in the round's column but "?" as the total, and so nobody was ranked."""
-    from sheetbridge.core.match import Match, random_submissions
+    from sheetbridge.core.match import random_submissions
     from sheetbridge.core.rng import Rng
-    m = Match.new("skeld", ["Ann", "Bo", "Cy", "Dee"], seed=7)
+    m = new_match("skeld", ["Ann", "Bo", "Cy", "Dee"], seed=7)
     for r in range(2):
         m.resolve(random_submissions(m, Rng.from_seed(7, f"r{r}"), 0.0))
     assert "Bo" not in {s.player for s in m.game.round_scores(m.rounds[-1].facts)}    # Bo gained nothing

@@ -16,6 +16,7 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
+from sheetbridge.api import load_match, new_match
 from sheetbridge.host import session as host_session
 from sheetbridge.host.books import read_books
 from sheetbridge.host.config import CONFIG_FILE, read_config
@@ -252,18 +253,18 @@ def test_cohosts_get_the_master_and_the_board_never_a_player_file(tmp_path, monk
 def test_every_game_replays_and_undoes_across_a_substitution(game_id):
     """Pure: a seat changes hands after the first round; the whole game replays exactly from its record,
     and undoing back over the substitution keeps it with the seat's balance whole."""
-    from sheetbridge.core.game import get_game
-    from sheetbridge.core.match import Match, random_submissions
+    from sheetbridge.api import get_game
+    from sheetbridge.core.match import random_submissions
     spec = get_game(game_id).spec
     players = PLAYERS[:max(spec.min_players, min(spec.max_players or 6, 6))]   # (The Big Machine: an even roster)
-    m = Match.new(game_id, players, seed=21, garnets={p: 10 for p in players})
+    m = new_match(game_id, players, seed=21, garnets={p: 10 for p in players})
     rng = Rng.from_seed(21, "players")
     m.resolve(random_submissions(m, rng))
     seat = players[1]
     m.substitute(seat, "Zed")
     while not m.finished:
         m.resolve(random_submissions(m, rng))
-    again = Match.from_json(json.loads(json.dumps(m.to_json())))
+    again = load_match(json.loads(json.dumps(m.to_json())))
     again.replay()                                    # raises if any round's facts differ
     assert again.state == json.loads(json.dumps(m.state)) and "Zed" in again.players
     while m.rounds:

@@ -4,8 +4,8 @@ from fractions import Fraction
 
 import pytest
 
+from sheetbridge.api import load_match, match_from_position, new_match
 from sheetbridge.core.errors import UsageError
-from sheetbridge.core.match import Match
 from sheetbridge.core.types import ProblemKind
 from sheetbridge.core.facts import of_type
 from sheetbridge.games.three_modular_rooms import (DEFAULTS, RoomScored, WinnersVote, calculate, resolve_rooms,
@@ -22,7 +22,7 @@ def play(card, room, buy="", hide="no"):
 
 
 def game(players, garnets=0, **options):
-    return Match.new("three-modular-rooms", players, seed=1, options=options,
+    return new_match("three-modular-rooms", players, seed=1, options=options,
                      garnets={p: garnets for p in players})
 
 
@@ -210,7 +210,7 @@ def test_empty_room_policy_excluded():
 
 def test_minus_10_takes_a_garnet_from_each_other_player_who_has_one():
     # R25-R27: A plays -10 in Null with B and C. B has 2 garnets and pays 1; C has 0 and pays nothing.
-    m = Match.new("three-modular-rooms", ["A", "B", "C"], seed=1, options={"rounds": 2},
+    m = new_match("three-modular-rooms", ["A", "B", "C"], seed=1, options={"rounds": 2},
                   garnets={"A": 0, "B": 2, "C": 0})
     rec = m.resolve({"A": play(-10, "Null"), "B": play(3, "Null"), "C": play(4, "Null")})
     assert m.ledger.balances(["A", "B", "C"]) == {"A": 1, "B": 1, "C": 0}
@@ -223,7 +223,7 @@ def test_minus_10_takes_a_garnet_from_each_other_player_who_has_one():
 def test_two_minus_10s_take_only_from_those_who_can_pay_both():
     # A7-free room [-10,-10,3] (no 2): k = 2. C owes 2 but has 1: pays nothing (R26).
     # A and D owe each other 1 and both can pay: net zero.
-    m = Match.new("three-modular-rooms", ["A", "C", "D"], seed=1, options={"rounds": 2},
+    m = new_match("three-modular-rooms", ["A", "C", "D"], seed=1, options={"rounds": 2},
                   garnets={"A": 5, "C": 1, "D": 5})
     m.resolve({"A": play(-10, "Duel"), "C": play(3, "Duel"), "D": play(-10, "Duel")})
     assert m.ledger.balances(["A", "C", "D"]) == {"A": 5, "C": 1, "D": 5}
@@ -346,7 +346,7 @@ def test_opal_challenge_single_completer_and_payouts():
 
 def test_loser_tie_broken_by_fewest_garnets():
     # A scores (Null 45); B and C tie on 0 points. Garnets after payouts: B 3, C 1 -> C to the EC (A31).
-    m = Match.new("three-modular-rooms", ["A", "B", "C"], seed=1, options={"rounds": 1},
+    m = new_match("three-modular-rooms", ["A", "B", "C"], seed=1, options={"rounds": 1},
                   garnets={"A": 0, "B": 3, "C": 1})
     m.resolve({"A": play(3, "Null"), "B": play(4, "Solitary"), "C": play(7, "Duel")})
     out = m.outcome()
@@ -375,7 +375,7 @@ def _tied_end(points, garnets):
     """The last round (11) opened from a position, nobody submitting: nobody can score (R21), so the
     points stay as given; each gets +1 garnet per point at the end (A32)."""
     players = list(points)
-    m = Match.from_position("three-modular-rooms", players, {"round": 11, "hands": {p: [1, 2] for p in players},
+    m = match_from_position("three-modular-rooms", players, {"round": 11, "hands": {p: [1, 2] for p in players},
                                                              "points": points}, garnets=garnets)
     m.resolve({})
     assert m.finished and {p: m.state["points"][p] for p in players} == points
@@ -548,13 +548,13 @@ def test_the_board_picture_shows_each_room_in_its_colour():
 def test_a_game_opened_from_a_position_plays_on_and_replays():
     from sheetbridge.core.errors import PositionError
     pos = {"round": 10, "hands": {"A": [3, 9], "B": [-10, 5]}, "points": {"A": 7, "B": 9}}
-    m = Match.from_position("three-modular-rooms", ["A", "B"], pos, garnets={"A": 4, "B": 4})
+    m = match_from_position("three-modular-rooms", ["A", "B"], pos, garnets={"A": 4, "B": 4})
     assert m.round == 10 and m.state["hands"]["A"] == [3, 9]
     # Round 10: A's 3 alone in Null -> [30], 0 mod 3 -> 45, the highest room: A +1. B's 5 alone in Duel
     # while Solitary is empty: card 5 scores (R18): B +1.
     m.resolve({"A": play(3, "Null"), "B": play(5, "Duel")})
     assert m.state["points"] == {"A": 8, "B": 10}
-    back = Match.from_json(m.to_json(), m.ledger.rows)
+    back = load_match(m.to_json(), m.ledger.rows)
     back.replay()                                            # replay starts from the position
     assert back.state == m.state
     for bad, message in [({"round": 13}, "a position opens a round from 1 to 11"),
@@ -565,7 +565,7 @@ def test_a_game_opened_from_a_position_plays_on_and_replays():
                          ({"round": 1, "cards": []}, "unknown position key"),
                          ({"round": 3, "hands": {"A": [1] * 9, "Zed": [1] * 9}}, "Zed is not a player")]:
         with pytest.raises(PositionError, match=re.escape(message)):
-            Match.from_position("three-modular-rooms", ["A", "B"], bad)
+            match_from_position("three-modular-rooms", ["A", "B"], bad)
 
 
 def test_preview_shows_a_round_without_touching_the_game():
@@ -583,8 +583,8 @@ def test_any_number_of_players_plays_as_the_rules_name_no_limit():
     from sheetbridge.core.match import random_submissions
     from sheetbridge.core.rng import Rng
     for n in (31, 100):
-        m = Match.new("three-modular-rooms", [f"P{i}" for i in range(n)], seed=1)
+        m = new_match("three-modular-rooms", [f"P{i}" for i in range(n)], seed=1)
         rec = m.resolve(random_submissions(m, Rng.from_seed(2, "players")))
         assert rec.round == 1 and len(rec.private) == n
     with pytest.raises(UsageError, match="takes at least 1 player; 0 given"):
-        Match.new("three-modular-rooms", [], seed=1)
+        new_match("three-modular-rooms", [], seed=1)

@@ -30,7 +30,7 @@ from sheetbridge.host.players import PlayerInfo
 from sheetbridge.host.resolve import resolve
 from sheetbridge.host.session import load
 from sheetbridge.host.undo import undo
-from sheetbridge.core.game import games
+from sheetbridge.api import games
 from sheetbridge.core.rng import Rng
 from sheetbridge.sheets.xlsx import XlsxStore
 

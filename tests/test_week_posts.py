@@ -10,12 +10,12 @@ import unicodedata
 import openpyxl
 import pytest
 
+from sheetbridge.api import new_match
 from sheetbridge.host import new
 from sheetbridge.host.demo import fill_submission
 from sheetbridge.host.lock import reopen_submissions
 from sheetbridge.host.session import load
 from sheetbridge.host.announce import markdown
-from sheetbridge.core.match import Match
 from sheetbridge.host.opening import opening
 from sheetbridge.sheets.xlsx import XlsxStore
 from sheetbridge.host.watch import Watcher
@@ -84,7 +84,7 @@ def cell_columns(grid, lines) -> dict[int, set[int]]:
 
 def played_grids(game_id):
     """Every grid the public and private posts of two rounds (everyone on the rules' default) show."""
-    m = Match.new(game_id, NAMES[:GAMES[game_id]], seed=3)
+    m = new_match(game_id, NAMES[:GAMES[game_id]], seed=3)
     for _ in range(2):
         m.resolve({})
     reports = [m.game.public_view(m.state)] + [r.public for r in m.rounds if r.public]

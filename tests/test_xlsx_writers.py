@@ -13,8 +13,8 @@ from xml.etree import ElementTree
 import openpyxl
 import pytest
 
-from sheetbridge.core.game import games
-from sheetbridge.core.match import Match, random_submissions
+from sheetbridge.api import games, new_match
+from sheetbridge.core.match import random_submissions
 from sheetbridge.core.rng import Rng
 from sheetbridge.host.players import PlayerInfo
 from sheetbridge.sheets import xlsx as X
@@ -39,7 +39,7 @@ def old_writer(tabs) -> bytes:
 def books_of(game_id, tmp_path):
     """A master, the first player's book and the board, a round into the game (some entries invalid)."""
     names = players_for(game_id)
-    m = Match.new(game_id, names, seed=4, garnets={n: 10 for n in names})
+    m = new_match(game_id, names, seed=4, garnets={n: 10 for n in names})
     rng = Rng.from_seed(4, "writers")
     m.resolve(random_submissions(m, rng, 0.3))
     typed = random_submissions(m, rng, 0.3)

@@ -5,7 +5,7 @@ import click
 @click.command("games")
 def command() -> None:
     """List the supported games."""
-    from ..core.game import plugin_errors, summaries
+    from ..games.registry import plugin_errors, summaries
     for gid, s in summaries().items():
         n = (f"{s.min_players} or more" if s.max_players is None else str(s.min_players)
              if s.min_players == s.max_players else f"{s.min_players}-{s.max_players}")

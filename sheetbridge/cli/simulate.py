@@ -35,7 +35,7 @@ def command(game_id, n_games, players, seed, strategies, options, sweep, option_
     """Play many whole games with the pure API and print the verdict (are the seats balanced, which
     strategy is strongest, which host options change the outcome, which facts never or always
     happen), then win rates, score and garnet distributions, game lengths, endings and facts."""
-    from ..core.game import get_game
+    from ..api import get_game
     from ..simulate import balance_report, html_report, planned_games
     game = get_game(game_id)
     names = _player_names(game, players)

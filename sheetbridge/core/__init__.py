@@ -11,7 +11,7 @@ from typing import Any
 
 _WHERE = {
     "errors": ("BackendError", "ConfigError", "LedgerError", "SheetbridgeError", "UsageError", "WorkbookError"),
-    "game": ("GameRules", "games", "get_game", "register"),
+    "game": ("GameRules",),
     "rng": ("Rng", "derive_seed"),
     "types": ("Award", "Block", "Cell", "Field", "FieldKind", "Form", "GameSpec", "LedgerEntry", "Option",
               "Outcome", "Problem", "ProblemKind", "RawSubmission", "Report", "RoundInput", "RoundResult",

@@ -94,9 +94,9 @@ class DecisionRequest:
             if v is not None and s:
                 return v
         else:
-            v = parse_int(s)
-            if v is not None:
-                return v
+            number = parse_int(s)
+            if number is not None:
+                return number
         shown = s if len(s) <= 40 else s[:39] + "\u2026"
         raise ValueError(f"decision {self.key}: {shown!r} is not allowed; enter {self.allowed()}")
 

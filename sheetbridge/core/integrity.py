@@ -167,6 +167,7 @@ def verify_record(record: Mapping[str, Any], tab_rect: Sequence[Sequence[Any]]) 
     if match.get("version") == 1:
         booked = [_row(r) for rec in match.get("rounds", []) for r in rec.get("ledger", [])]
         return _trust_tab(name, tab_rect, players, booked)
+    rows: list[LedgerRow] | None
     try:
         rows = [_row(r) for r in match["ledger"]]
     except (KeyError, TypeError, ValueError):
@@ -302,6 +303,13 @@ def _int(s: str) -> int | None:
     return int(f) if f.is_integer() else None
 
 
+def _read_int(s: str) -> int:
+    """The whole number in a cell that :func:`_unreadable` has passed (so it holds one)."""
+    value = _int(s)
+    assert value is not None, f"{s!r} was checked to be a whole number"
+    return value
+
+
 def _row(raw: Sequence[Any]) -> LedgerRow:
     game, rnd, player, change, reason, key, *memo = raw
     if not isinstance(rnd, int) or not isinstance(change, int):
@@ -414,7 +422,7 @@ def _book_loose(checked: Checked, loose: Sequence[_Entry], players: Sequence[str
         if problem:
             checked.problems.append(problem)
             continue
-        amount, rnd_no = _int(change), (_int(rnd) if rnd else 0)
+        amount, rnd_no = _read_int(change), (_read_int(rnd) if rnd else 0)
         name = _player(player, players)
         if name is None:
             what = f"{_short(player)} is not a player (players: {', '.join(players)})"
@@ -449,7 +457,7 @@ def _trust_tab(name: str, rect: Sequence[Sequence[Any]], players: Sequence[str],
         if problem:
             checked.problems.append(problem)
         elif e.key:
-            rnd, change = _int(e.cells[1]) if e.cells[1] else 0, _int(e.cells[3])
+            rnd, change = _read_int(e.cells[1]) if e.cells[1] else 0, _read_int(e.cells[3])
             checked.rows.append(LedgerRow(e.cells[0] or name, rnd, e.cells[2], change, e.cells[4], e.key, e.cells[6]))
         else:
             typed.append(e)

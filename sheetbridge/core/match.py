@@ -1,6 +1,10 @@
-"""A game in progress, with no sheet at all: the complete Python API.
+"""A game in progress, with no sheet at all: the core of the Python API.
 
->>> m = Match.new("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7)
+A :class:`Match` is built from a :class:`~sheetbridge.core.game.GameRules` and its content tables;
+:mod:`sheetbridge.api` finds a game by id and loads its default tables for you:
+
+>>> from sheetbridge.api import new_match
+>>> m = new_match("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7)
 >>> m.state["round"]
 1
 >>> rec = m.resolve({"Ann": {"play": [{"card": "3", "room": "Null"}]}})
@@ -20,16 +24,17 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .errors import ConfigError, LedgerError, SheetbridgeError, UsageError
-from .game import GameRules, get_game
+from .game import GameRules
 from .intake import SUBMISSION_FIELD, SUBMISSION_LABEL, Prepared, plain, prepare
 from .ledger import Ledger, LedgerRow
 from .parsing import shorten
 from .rng import Rng, derive_seed
 from .decisions import DecisionRequest
 from . import seats
-from .outcome_text import outcome_lines, plural
+from .outcome_text import outcome_lines
+from .players import check_players
 from .facts import CORE_FACTS, HOST, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible
-from .types import (Block, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
+from .types import (Block, Form, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
 # Version 2 holds the whole ledger (the authority for sheetbridge-written rows, see
@@ -177,22 +182,21 @@ class Match:
         # Seats that changed hands, in order (see core/seats.py): {"old", "new", "at": how many rounds
         # were resolved before it, "history": whether the new player sees the seat's earlier reports}.
         self.seats: list[dict[str, Any]] = [dict(s) for s in (seats or ())]
+        # player -> (the state, the raw text, what parse read): see parse and _parsed_or_read
+        self._parsed: dict[str, tuple[State, RawSubmission, Submission | None]] = {}
         if state is None:
             state = self._fresh_state()
         self.state: State = state
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new(cls, game_id: str, players: Sequence[str], *, options: Mapping[str, Any] | None = None,
-            seed: int | str = 0, tables: Tables | None = None, garnets: Mapping[str, int] | None = None,
-            name: str | None = None) -> "Match":
-        """Set up a new game. ``options`` may hold text as typed in the Config tab."""
-        game = get_game(game_id)
+    def new(cls, game: GameRules, players: Sequence[str], *, tables: Tables,
+            options: Mapping[str, Any] | None = None, seed: int | str = 0,
+            garnets: Mapping[str, int] | None = None, name: str | None = None) -> "Match":
+        """Set up a new game of `game` with its content `tables` (:func:`sheetbridge.api.new_match`
+        finds a game by id and its default tables). ``options`` may hold text as typed in the Config tab."""
         players = check_players(game, players)
         opts = parse_options(game, options or {})
-        if tables is None:
-            from ..templates import default_tables
-            tables = default_tables(game)
         problems = game.check_content(tables, opts)
         if problems:
             raise ConfigError("; ".join(problems))
@@ -204,15 +208,15 @@ class Match:
         return m
 
     @classmethod
-    def from_position(cls, game_id: str, players: Sequence[str], position: Mapping[str, Any], *,
-                      options: Mapping[str, Any] | None = None, seed: int | str = 0, tables: Tables | None = None,
+    def from_position(cls, game: GameRules, players: Sequence[str], position: Mapping[str, Any], *,
+                      tables: Tables, options: Mapping[str, Any] | None = None, seed: int | str = 0,
                       garnets: Mapping[str, int] | None = None, name: str | None = None) -> "Match":
         """A game opened at a given round and position (see the game's docs page for the keys).
 
         The position is kept in the record, so replay and undo start from it. An impossible
         position raises :class:`~sheetbridge.core.errors.PositionError` naming what is wrong.
         """
-        m = cls.new(game_id, players, options=options, seed=seed, tables=tables, garnets=garnets, name=name)
+        m = cls.new(game, players, options=options, seed=seed, tables=tables, garnets=garnets, name=name)
         m.position = json.loads(json.dumps(dict(position)))
         m.state = m._fresh_state()
         return m
@@ -258,36 +262,61 @@ class Match:
         Whatever the player typed, this never raises: cells and the submission are capped
         and read by the one rule first (:mod:`sheetbridge.core.intake`), and every problem
         gets the label the player sees and a shortened value.
+
+        What it reads is kept for the round: :meth:`resolve` does not read the same text again in
+        the same state (the host reads every submission to say who has submitted, then resolves).
         """
         self._check_player(player)
+        sub = self._read(player, raw)
+        kept = _kept_copy(raw)
+        if kept is not None:
+            self._parsed[player] = (self.state, kept, sub)
+        return sub
+
+    def _parsed_or_read(self, player: str, raw: RawSubmission | None) -> Submission | None:
+        """What :meth:`parse` read from this very text in this very state, else a fresh reading."""
+        seen = self._parsed.get(player) if self._parsed else None
+        if seen is not None and seen[0] is self.state and _same_text(seen[1], raw):
+            return seen[2]
+        return self._read(player, raw)
+
+    def _read(self, player: str, raw: RawSubmission | None) -> Submission | None:
+        """:meth:`parse`'s reading: the intake's caps and rule, then the game's parse, once."""
         if raw is None:
             return None
         # The form is built only when it is needed: to cap or tell about a cell, or to label a
         # problem (a plain submission, as nearly all are, needs neither).
         quick = plain(raw)
-        sub = None
         if quick is not None:
             # _has_content, read on the trimmed text that plain has made already
             if not any(text for rows in quick.values() for row in rows for text in row.values()):
                 return None
-            try:
-                sub = self.game.parse(self.state, player, quick)
-            except Exception:
-                pass   # parsed again below, where the error is reported
+            sub, error = self._game_parse(player, quick)
             if sub is not None and not sub.problems:   # nearly every submission: nothing to add or label
                 return Submission(player, sub.values, (), quick, ())
-        elif not _has_content(raw):
+            return self._with_problems(player, Prepared(quick), sub, error, None)
+        if not _has_content(raw):
             return None
-        form = None if quick is not None else self.form(player)
-        prep = Prepared(quick) if quick is not None else prepare(form, player, raw)
+        form = self.form(player)
+        prep = prepare(form, player, raw)
+        sub, error = self._game_parse(player, prep.raw)
+        return self._with_problems(player, prep, sub, error, form)
+
+    def _game_parse(self, player: str, raw: RawSubmission) -> tuple[Submission | None, Exception | None]:
         try:
-            if sub is None:
-                sub = self.game.parse(self.state, player, prep.raw)
+            return self.game.parse(self.state, player, raw), None
         except Exception as e:  # a bug in the game module must not stop the round for everyone
+            return None, e
+
+    def _with_problems(self, player: str, prep: Prepared, sub: Submission | None, error: Exception | None,
+                       form: Form | None) -> Submission:
+        """The submission with the intake's problems and the game's, each labelled as the player sees it
+        (`sub` None: the game's parse raised `error`, and the rules' default applies to every entry)."""
+        if sub is None:
             sub = self.game.parse(self.state, player, {})
             prep.problems.append(Problem(
                 ProblemKind.SYNTAX, player, SUBMISSION_FIELD, "", "what the form's help says",
-                f"sheetbridge could not read it (internal error {type(e).__name__}; please report it)",
+                f"sheetbridge could not read it (internal error {type(error).__name__}; please report it)",
                 "the rules' default applies to every entry", label=SUBMISSION_LABEL))
             prep.rejected = True
         problems = list(prep.problems)
@@ -296,7 +325,7 @@ class Match:
             if sub.problems and form is None:
                 form = self.form(player)
             for pr in sub.problems:
-                label = pr.label or form.label_for(pr.field)
+                label = pr.label or (form.label_for(pr.field) if form is not None else "")
                 if label in refused:
                     # The game saw the over-long cell as blank: say once what was applied instead.
                     i = refused.pop(label)
@@ -311,7 +340,7 @@ class Match:
         """The submission of `raw` whose values the game already knows (see :meth:`resolve`)."""
         sub = Submission(player, values, (), raw, ()) if raw is not None else None
         if self.checks:
-            read = self.parse(player, raw)
+            read = self._read(player, raw)
             if read != sub:
                 raise SheetbridgeError(
                     f"{self.game.spec.id}.random_play claimed values for {player} that parse does not read "
@@ -359,10 +388,11 @@ class Match:
     def _run(self, rec: RoundRecord, known: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         """Resolve `rec`'s inputs against the current state and fill its outputs."""
         if known:
-            subs = {p: self._known(p, rec.raw.get(p), known[p]) if p in known else self.parse(p, rec.raw.get(p))
-                    for p in self.players}
+            subs = {p: self._known(p, rec.raw.get(p), known[p]) if p in known
+                    else self._parsed_or_read(p, rec.raw.get(p)) for p in self.players}
         else:
-            subs = {p: self.parse(p, rec.raw.get(p)) for p in self.players}
+            subs = {p: self._parsed_or_read(p, rec.raw.get(p)) for p in self.players}
+        self._parsed = {}   # read for this state, which the round is about to leave
         rin = RoundInput(round=rec.round, submissions=subs, balances=dict(rec.balances), tables=rec.tables,
                          decisions=dict(rec.decisions))
         before = json.dumps(self.state, sort_keys=True) if self.checks else ""
@@ -390,8 +420,9 @@ class Match:
         rec.facts = tuple(result.facts)
         rec.requests = tuple(result.requests)
         # How non-plain text was read: told privately, whatever the game reports (a fact of the core's).
-        read = tuple(EntriesRead(p, tuple(n.text for n in sub.notices), audience=(p,))
-                     for p, sub in subs.items() if sub is not None and sub.notices)
+        read: tuple[EntriesRead | EntriesIgnored | EntriesLate, ...] = tuple(
+            EntriesRead(p, tuple(n.text for n in sub.notices), audience=(p,))
+            for p, sub in subs.items() if sub is not None and sub.notices)
         read += tuple(EntriesIgnored(p, tuple(lines), audience=(p,)) for p, lines in sorted(rec.stray.items()) if lines)
         read = tuple(EntriesLate(p, str(v["locked_at"]), bool(v["kept"]), audience=(p,))
                      for p, v in sorted(rec.late.items())) + read
@@ -561,6 +592,7 @@ class Match:
         re-resolves from that round with the same submissions and seeds (the ledger gets reversal
         rows and the new rows, as for undo); one for the outcome changes the outcome only.
 
+        >>> from sheetbridge.api import play_random
         >>> m = play_random("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=1)
         >>> [r.key for r in m.pending()] in ([], ["ec-vote"], ["ec-vote", "ec-host"])
         True
@@ -591,6 +623,7 @@ class Match:
         """The decision `typed` names: its key, or the start of exactly one pending key
         ("gamewide" for "gamewide:Ann,Bo,Cy"); an ambiguous start lists the keys it could be.
 
+        >>> from sheetbridge.api import play_random
         >>> m = play_random("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=1)
         >>> all(m.decision_key(r.key[:3]) == r.key for r in m.pending()[:1])
         True
@@ -624,23 +657,26 @@ class Match:
                 "tables": self.setup_tables, "undos": self.undos, "decisions": self.decisions,
                 "position": self.position, **({"seats": self.seats} if self.seats else {}),
                 "rounds": [r.to_json() for r in self.rounds], "state": self.state,
+                "state_version": self.game.state_version,
                 "ledger": [r.as_list() for r in self.ledger.rows]}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] | None = None,
+    def from_json(cls, game: GameRules, data: Mapping[str, Any], ledger_rows: Sequence[LedgerRow] | None = None,
                   tables: Tables | None = None) -> "Match":
-        """A match from its record. The ledger is the record's own (version 2) unless
-        `ledger_rows` is given (version 1 kept none: its rows came from the Ledger tab)."""
+        """A match of `game` from its record (:func:`sheetbridge.api.load_match` finds the game the
+        record names). The ledger is the record's own (version 2) unless `ledger_rows` is given
+        (version 1 kept none: its rows came from the Ledger tab)."""
         if data.get("version") not in READABLE_VERSIONS:
             raise ConfigError(f"this game record has version {data.get('version')!r}; "
                               f"this sheetbridge reads versions {', '.join(map(str, READABLE_VERSIONS))}")
-        game = get_game(data["game"])
+        if data["game"] != game.spec.id:
+            raise ConfigError(f"this record is a game of {data['game']!r}, not of {game.spec.id!r}")
         if ledger_rows is None:
             ledger_rows = [LedgerRow(*r) for r in data.get("ledger", [])]
         m = cls(game, data["name"], data["players"], data["options"], data["seed"], data["tables"],
                 Ledger(data["name"], ledger_rows), [RoundRecord.from_json(r) for r in data["rounds"]],
-                state=data["state"], undos=data.get("undos", {}), decisions=data.get("decisions") or {},
-                position=data.get("position"), seats=data.get("seats"))
+                state=_state_now(game, data["state"], data.get("state_version", 1)), undos=data.get("undos", {}),
+                decisions=data.get("decisions") or {}, position=data.get("position"), seats=data.get("seats"))
         m.setup_tables = data["tables"]
         if tables is not None:
             m.tables = _plain_tables(tables)
@@ -655,29 +691,14 @@ class Match:
                 tables: Tables | None = None) -> RoundRecord:
         """What the open round would give with these submissions: a dry run on a copy. The match,
         its ledger and its record are untouched (the "show the calculation" of the lounge)."""
-        clone = Match.from_json(json.loads(json.dumps(self.to_json())), list(self.ledger.rows), tables=self.tables)
+        clone = Match.from_json(self.game, json.loads(json.dumps(self.to_json())), list(self.ledger.rows),
+                                tables=self.tables)
         return clone.resolve(raw, tables=tables)
 
     # ------------------------------------------------------------ checks
     def _check_player(self, player: str) -> None:
         if player not in self.players:
             raise UsageError(f"{player!r} is not a player of {self.name}; players are {', '.join(self.players)}")
-
-
-def check_players(game: GameRules, players: Sequence[str]) -> list[str]:
-    names = [str(p).strip() for p in players if str(p).strip()]
-    spec = game.spec
-    if len(set(n.casefold() for n in names)) != len(names):
-        raise UsageError("player names must be different (ignoring case): " + ", ".join(names))
-    if not spec.min_players <= len(names) <= (spec.max_players or len(names)):
-        most = spec.max_players
-        wanted = (f"at least {plural(spec.min_players, 'player')}" if most is None
-                  else plural(most, "player") if spec.min_players == most else f"{spec.min_players} to {most} players")
-        raise UsageError(f"{spec.name} takes {wanted}; {len(names)} given")
-    for n in names:
-        if any(ch in n for ch in "/\\:*?\"<>|[]") or n.startswith("="):
-            raise UsageError(f"player name {n!r} has a character that cannot be part of a file or tab name")
-    return names
 
 
 def parse_options(game: GameRules, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -695,6 +716,18 @@ def parse_options(game: GameRules, given: Mapping[str, Any]) -> dict[str, Any]:
     return opts
 
 
+def _state_now(game: GameRules, state: State, saved_version: int) -> State:
+    """A recorded state in the shape the game has today: passed once through the game's
+    ``upgrade_state`` when it was saved in an older shape (a record from before the version was
+    written is version 1)."""
+    if saved_version == game.state_version:
+        return state
+    if saved_version > game.state_version:
+        raise ConfigError(f"this game record's state is version {saved_version} of {game.spec.name}; this "
+                          f"sheetbridge reads up to version {game.state_version}: upgrade sheetbridge")
+    return game.upgrade_state(state, saved_version)
+
+
 def _balances(ledger: Ledger, players: Sequence[str]) -> dict[str, int]:
     """Every player's balance in one pass over the rows (Ledger.balances reads them once a player)."""
     totals = dict.fromkeys(players, 0)
@@ -706,6 +739,35 @@ def _balances(ledger: Ledger, players: Sequence[str]) -> dict[str, int]:
 
 def _has_content(raw: RawSubmission) -> bool:
     return any(v is not None and str(v).strip() for rows in raw.values() for row in rows for v in row.values())
+
+
+_TEXT_TYPES = (str, int, float, bool, type(None))   # what a cell holds: nothing a caller can change in place
+
+
+def _kept_copy(raw: RawSubmission | None) -> RawSubmission | None:
+    """A copy of `raw` to compare a later submission with (None: not a plain submission, not kept)."""
+    if type(raw) is not dict:
+        return None
+    out: dict[str, list[dict[str, Any]]] = {}
+    for section, rows in raw.items():
+        if type(rows) is not list or any(type(row) is not dict for row in rows):
+            return None
+        out[section] = [dict(row) for row in rows]
+        if any(type(v) not in _TEXT_TYPES for row in rows for v in row.values()):
+            return None
+    return out
+
+
+def _same_text(a: Any, b: Any) -> bool:
+    """`a` and `b` hold the same values of the same types, keys in the same order (parse may read
+    3 and "3" apart, and keeps the order of what it reads)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return list(a) == list(b) and all(_same_text(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same_text, a, b))
+    return bool(a == b)
 
 
 def _plain_raw(raw: RawSubmission | None) -> dict | None:
@@ -728,7 +790,7 @@ def _as_recorded(replayed: Sequence[Any], recorded: Sequence[Any]) -> tuple[Any,
         return tuple(replayed)
     out = []
     for new, old in zip(replayed, recorded):
-        if type(new) is type(old) and dataclasses.is_dataclass(new):
+        if type(new) is type(old) and dataclasses.is_dataclass(new) and not isinstance(new, type):
             added = {f.name: None for f in dataclasses.fields(new)
                      if f.default is None and getattr(old, f.name) is None and getattr(new, f.name) is not None}
             new = dataclasses.replace(new, **added) if added else new
@@ -747,10 +809,11 @@ def random_submissions(match: Match, rng: Rng, skip_chance: float = 0.0) -> dict
     return out
 
 
-def play_random(game_id: str, players: Sequence[str], seed: int | str = 0, *,
+def play_random(game: GameRules, players: Sequence[str], seed: int | str = 0, *, tables: Tables,
                 skip_chance: float = 0.1, garnets: int = 10, options: Mapping[str, Any] | None = None) -> Match:
-    """Play a whole game with random legal submissions, purely in memory."""
-    m = Match.new(game_id, players, seed=seed, options=options, garnets={p: garnets for p in players})
+    """Play a whole game with random legal submissions, purely in memory
+    (:func:`sheetbridge.api.play_random` finds the game by id and its default tables)."""
+    m = Match.new(game, players, seed=seed, options=options, tables=tables, garnets={p: garnets for p in players})
     rng = Rng.from_seed(seed, "random players")
     guard = 0
     while not m.finished:
@@ -768,5 +831,5 @@ def play_random(game_id: str, players: Sequence[str], seed: int | str = 0, *,
         m.resolve(raw, known=known)
         guard += 1
         if guard > 200:
-            raise SheetbridgeError(f"{game_id} did not finish after 200 rounds")
+            raise SheetbridgeError(f"{game.spec.id} did not finish after 200 rounds")
     return m

@@ -26,13 +26,35 @@ there, so such a substitution is refused with the reason.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from .errors import UsageError
-from .ledger import LedgerRow
+from .game import GameRules
+from .ledger import Ledger, LedgerRow
+from .players import check_players
 
-if TYPE_CHECKING:
-    from .match import Match
+
+class SeatedMatch(Protocol):
+    """What a seat change reads of a match (core/match.py's Match; named here so seats.py, which
+    match.py imports, does not import it back)."""
+    game: GameRules
+    name: str
+    players: list[str]
+    options: dict[str, Any]
+    setup_tables: Any
+    position: dict[str, Any] | None
+    seats: list[dict[str, Any]]
+    state: Any
+    ledger: Ledger
+
+    @property
+    def rounds(self) -> Sequence[Any]: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def round(self) -> int: ...
 
 
 def rename(obj: Any, old: str, new: str) -> Any:
@@ -111,9 +133,8 @@ def _words(data: Any) -> set[str]:
     return out
 
 
-def check_new_seat(m: "Match", old: str, new: str, history: bool) -> dict[str, Any]:
+def check_new_seat(m: SeatedMatch, old: str, new: str, history: bool) -> dict[str, Any]:
     """The seat record for giving ``old``'s seat to ``new``, or UsageError saying what to fix."""
-    from .match import check_players
     new = str(new).strip()
     if m.finished:
         raise UsageError(f"{m.name} is over: a seat cannot change hands after the last round")
@@ -131,7 +152,7 @@ def check_new_seat(m: "Match", old: str, new: str, history: bool) -> dict[str, A
     return {"old": old, "new": new, "at": len(m.rounds), "history": bool(history)}
 
 
-def transfer_rows(m: "Match", seat: Mapping[str, Any], number: int) -> list[LedgerRow]:
+def transfer_rows(m: SeatedMatch, seat: Mapping[str, Any], number: int) -> list[LedgerRow]:
     """The two rows that move the seat's balance from its old to its new holder (none for 0)."""
     old, new = seat["old"], seat["new"]
     balance = m.ledger.balance(old)

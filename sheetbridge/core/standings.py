@@ -90,13 +90,14 @@ def rank_rows(totals: Mapping[str, Number | None], players: Sequence[str], unit:
     """Rows best first: competition ranking (1, 1, 3) on the totals, when every total is known to the
     viewer (else no rank, in seat order). Ties name the others tied (no order among them is
     invented: seat order only lists them)."""
-    known = sorted((p for p in players if totals.get(p) is not None), key=lambda p: -totals[p])
+    known_totals: dict[str, Number] = {p: t for p in players if (t := totals.get(p)) is not None}
+    known = sorted(known_totals, key=lambda p: -known_totals[p])
     if len(known) < len(players):   # a rank among the totals one knows would mislead (a player sees only theirs)
         return [StandingRow(p, (rounds or {}).get(p, ()), totals.get(p), None) for p in players]
     rows = []
     for p in known:
-        rank = 1 + sum(1 for q in known if totals[q] > totals[p])
-        tied = [q for q in known if q != p and totals[q] == totals[p]]
+        rank = 1 + sum(1 for q in known if known_totals[q] > known_totals[p])
+        tied = [q for q in known if q != p and known_totals[q] == known_totals[p]]
         tie = f"tied with {', '.join(tied)}" if tied else ""
         rows.append(StandingRow(p, (rounds or {}).get(p, ()), totals[p], rank, tie))
     rows += [StandingRow(p, (rounds or {}).get(p, ()), None, None) for p in players if totals.get(p) is None]

@@ -145,8 +145,8 @@ class Form:
         for sec in self.sections:
             if sec.name not in words:
                 continue
-            rest = " ".join(w for w in words if w != sec.name)
-            row = _find_row(sec, rest)
+            rest_text = " ".join(w for w in words if w != sec.name)
+            row = _find_row(sec, rest_text)
             if row is None:
                 return _short(sec.title)
             if len(sec.fields) == 1:
@@ -207,6 +207,7 @@ class Option:
         if text is None or (isinstance(text, str) and text.strip() == ""):
             return self.default
         d = self.default
+        v: int | float | str
         if isinstance(d, bool):
             t = str(text).strip().lower()
             if t in ("true", "yes", "1", "on"):

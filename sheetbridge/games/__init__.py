@@ -1,17 +1,17 @@
-"""The games, one module each, and a catalogue of them that costs nothing to read.
+"""The games, one package each, whose files are its chapters (see docs/architecture.md).
 
-A game joins by adding its module and its line in ``CATALOGUE``. Importing this package imports
-no game: :func:`sheetbridge.core.game.games` calls :func:`register_built_in`, which imports the
-modules present and registers each one's ``GAME``. ``sheetbridge games`` lists the catalogue
-instead, because importing the five modules takes about 0.1 s (defining their ~140 fact
-classes), more than the whole command may take; tests/test_cli_startup.py checks that every
-line agrees with its module's :class:`~sheetbridge.core.types.GameSpec`.
+A game joins by adding its package here and its module name to ``BUILT_IN`` in
+:mod:`sheetbridge.games.registry`. Importing this package imports no game; importing a game's
+package imports only its light ``spec`` chapter (``SPEC``), which is all ``sheetbridge games``
+reads; the rules load when the game is first played (each package's lazy ``__getattr__``).
 """
 from __future__ import annotations
 
-from importlib import import_module
-from importlib.util import find_spec
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:   # the core's classes are not loaded to list the games
+    from ..core.game import GameRules
+    from ..core.types import GameSpec
 
 
 class GameSummary(NamedTuple):
@@ -25,34 +25,12 @@ class GameSummary(NamedTuple):
     module: str     # where the game's GAME lives
 
     @classmethod
-    def of(cls, game) -> "GameSummary":
-        s = game.spec
-        return cls(s.id, s.name, s.min_players, s.max_players, s.recommended_players, s.rounds,
-                   type(game).__module__)
+    def of(cls, game: GameRules) -> "GameSummary":
+        module = type(game).__module__
+        if module.startswith(f"{__name__}.") and module.count(".") > 2:   # a chapter of a game package:
+            module = ".".join(module.split(".")[:3])                        # the game is the package
+        return cls.of_spec(game.spec, module)
 
-
-CATALOGUE = (
-    GameSummary("three-modular-rooms", "Three Modular Rooms", 1, None, 9, 11, f"{__name__}.three_modular_rooms"),
-    GameSummary("skeld", "Skeld", 4, 4, 4, 8, f"{__name__}.skeld"),
-    GameSummary("bugcatcher", "Bugcatcher", 2, 12, 9, 7, f"{__name__}.bugcatcher"),
-    GameSummary("big-machine", "The Big Machine", 4, 8, 8, 7, f"{__name__}.big_machine"),
-    GameSummary("flickering-lights", "Flickering Lights", 7, 7, 7, 5, f"{__name__}.flickering_lights"),
-)
-
-
-def present() -> tuple[GameSummary, ...]:
-    """The catalogue's games whose module is installed (a trimmed install may leave one out)."""
-    return tuple(g for g in CATALOGUE if find_spec(g.module) is not None)
-
-
-def register_built_in(register) -> None:
-    """Import every game module present and pass its GAME to `register` (once per process)."""
-    global _registered
-    if _registered:
-        return
-    _registered = True
-    for g in present():
-        register(import_module(g.module).GAME)
-
-
-_registered = False
+    @classmethod
+    def of_spec(cls, s: GameSpec, module: str) -> "GameSummary":
+        return cls(s.id, s.name, s.min_players, s.max_players, s.recommended_players, s.rounds, module)

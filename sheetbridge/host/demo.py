@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..core.errors import SheetbridgeError, UsageError
-from ..core.game import get_game
+from ..api import get_game
 from ..core.match import Match, random_submissions
 from ..core.rng import Rng
 from ..sheets import layout as L

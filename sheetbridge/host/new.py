@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..core.errors import SheetbridgeError
-from ..core.game import get_game
+from ..api import get_game, new_match
 from ..core.match import Match
 from ..sheets import layout as L
 from ..sheets.store import BOARD, MASTER, NEW_PROGRESS_FILE, Store, player_key
@@ -77,7 +77,7 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
         if seed is None:
             seed = fresh_seed()
     tables = default_tables(game)
-    match = Match.new(game_id, [p.name for p in players], options=options, seed=seed, tables=tables,
+    match = new_match(game_id, [p.name for p in players], options=options, seed=seed, tables=tables,
                       garnets={p.name: p.garnets for p in players}, name=name)
     replaced, note = _replaced_game_files(folder, store) if folder is not None else ({}, "")
 

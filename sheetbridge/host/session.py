@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 from ..core import integrity
 from ..core.errors import ConfigError, LedgerError, WorkbookError
-from ..core.game import get_game
+from ..api import get_game, load_match
 from ..core.match import Match, RoundRecord, parse_options
 from ..sheets import layout as L
 from ..sheets.store import MASTER, Book, Store
@@ -128,7 +128,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
     rows, accepted = integrity.accept(checked) if checked.findings else (checked.rows, [])
     game = get_game(game_id)
     tables = {t.name: rects[t.name] for t in game.spec.tables}
-    match = Match.from_json(record["match"], rows, tables=tables)
+    match = load_match(record["match"], rows, tables=tables)
     try:
         match.ledger.check_no_negative(match.players)
     except LedgerError as e:

@@ -5,8 +5,8 @@ host; a menu request can be sent twice. Without a round, each run undoes one mor
 With one, the first run undoes round N and every later run finds round N open again and
 says so, changing nothing.
 
->>> from sheetbridge.core.match import Match
->>> m = Match.new("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7)
+>>> from sheetbridge.api import new_match
+>>> m = new_match("three-modular-rooms", ["Ann", "Bo", "Cy"], seed=7)
 >>> _ = m.resolve({"Ann": {"play": [{"card": "3", "room": "Null"}]}})
 >>> undo_target(m, 1) is None
 True

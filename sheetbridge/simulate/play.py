@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import pandas as pd
 
 from ..core.errors import UsageError
-from ..core.game import get_game
+from ..api import get_game
 from ..core.match import Match, parse_options
 from ..core.rng import Rng
 from ..core.types import RawSubmission, Tables
@@ -49,7 +49,7 @@ def _view(m: Match, player: str, told: FactsTold | None = None) -> PlayerView:
 def play_game(game_id: str, players: Sequence[str], seed: str, strategies: Sequence[str],
               options: Mapping[str, Any] | None = None, garnets: int = 10) -> dict:
     """One whole game; returns one row of results (plain data)."""
-    m = Match.new(game_id, players, seed=seed, options=options, garnets={p: garnets for p in players},
+    m = Match.new(get_game(game_id), players, seed=seed, options=options, garnets={p: garnets for p in players},
                   tables=_default_tables(game_id))
     m.checks = False   # the purity check runs in the tests, not on every simulated round
     rng = Rng.from_seed(seed, "simulated players")
@@ -106,8 +106,8 @@ def _default_tables(game_id: str) -> Tables:
     """The game's shipped content tables, read from disk once a process rather than once a game
     (a match copies them, so every game still starts from its own)."""
     if game_id not in _TABLES:
-        from ..templates import default_tables
-        _TABLES[game_id] = default_tables(get_game(game_id))
+        from ..api import default_tables
+        _TABLES[game_id] = default_tables(game_id)
     return _TABLES[game_id]
 
 

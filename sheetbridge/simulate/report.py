@@ -20,7 +20,8 @@ from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 import pandas as pd
 
 from ..core.errors import UsageError
-from ..core.game import GameRules, get_game
+from ..api import get_game
+from ..core.game import GameRules
 from ..core.match import parse_options
 from ..core.types import Option
 from .cluster import connected

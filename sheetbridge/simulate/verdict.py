@@ -216,7 +216,7 @@ def game_facts(game: GameRules) -> list[type]:
 def fact_label(game: GameRules, name: str) -> str:
     """The words for a fact class: the game's own, or its name split into words.
 
-    >>> from sheetbridge.core.game import get_game
+    >>> from sheetbridge.api import get_game
     >>> fact_label(get_game("bugcatcher"), "ActionStep")
     'action step'
     """

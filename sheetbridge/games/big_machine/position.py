@@ -26,7 +26,7 @@ def from_position(players: Sequence[str], options: Mapping[str, Any], tables: Ta
 
     Example (the keys are documented on the docs page)::
 
-        Match.from_position("big-machine", ["Ann", "Bo", "Cy", "Dee"], {"round": 2,
+        match_from_position("big-machine", ["Ann", "Bo", "Cy", "Dee"], {"round": 2,
             "start": {"Ann": "White", "Bo": "White", "Cy": "Red", "Dee": "Blue"},
             "previous": {"Ann": "L1", "Bo": "R1", "Cy": "L1", "Dee": "R1"},
             "parts": {"Team 1": {"L1": "Blue 5", "R1": "faulty"}, "Team 2": {"L1": "faulty", "R1": "Red 1"}},

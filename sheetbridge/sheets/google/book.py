@@ -2,7 +2,7 @@
 a write one spreadsheets:batchUpdate replacing whole tabs (the ids come from the store's cache)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import requests
 from gspread.exceptions import APIError
@@ -12,15 +12,13 @@ from ...core.errors import WorkbookError
 from ..model import Rect, TabData, normalise
 from ..store import Book
 from .urls import quote_tab
-
-if TYPE_CHECKING:
-    from .store import GoogleStore
+from .ids import SheetIds   # the part of GoogleStore a book uses (the store is one; no import cycle)
 
 
 class GoogleBook(Book):
     """A spreadsheet of the game (``key``: "master", "player:Ann"...; ``location``: its id)."""
 
-    def __init__(self, store: "GoogleStore", key: str, location: str, title: str = "") -> None:
+    def __init__(self, store: SheetIds, key: str, location: str, title: str = "") -> None:
         self.store = store
         self.key = key
         self.location = location

@@ -6,16 +6,36 @@ import contextlib
 import os
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, Iterator
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol
 
 import requests
 from gspread.exceptions import APIError
 
 from ...core.errors import GameBusy, SheetbridgeError
+from .http import SheetbridgeHTTPClient
 from .urls import quote_tab
 
-if TYPE_CHECKING:
-    from .store import GoogleStore
+
+class LockingStore(Protocol):
+    """What the game lock needs of a store (GoogleStore has it): named here, below the store, so
+    that the lock does not import the store that holds it (no import cycle, even for types)."""
+    http: SheetbridgeHTTPClient
+    master_id: str | None
+    game_folder: Path | None
+    wall_clock: Callable[[], float]
+    lock_owner: str
+    lock_pid: int
+    lock_host: str
+
+    @property
+    def lock_who(self) -> str | None: ...
+    @property
+    def lock_ttl(self) -> float: ...
+    @property
+    def lock_settle(self) -> float: ...
+
+    def master_location(self) -> str: ...
 
 # The game lock: a hidden tab in the master (see GameLock).
 LOCK_TAB = "Lock"
@@ -96,7 +116,7 @@ class GameLock:
     is ours again.
     """
 
-    def __init__(self, store: "GoogleStore", command: str) -> None:
+    def __init__(self, store: LockingStore, command: str) -> None:
         self.store = store
         self.command = command
         self.expires: float | None = None
@@ -226,7 +246,7 @@ class GameLock:
 
 
 @contextlib.contextmanager
-def hold_game_lock(store: "GoogleStore", command: str) -> Iterator[None]:
+def hold_game_lock(store: LockingStore, command: str) -> Iterator[None]:
     """Hold the game's lock for ``command`` (see :class:`GameLock`): at most one
     sheetbridge works on a game at a time. Re-entrant within one process. Before the
     master exists (``new``), the game folder's file lock stands in for it.
