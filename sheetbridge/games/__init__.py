@@ -34,3 +34,4 @@ class GameSummary(NamedTuple):
     @classmethod
     def of_spec(cls, s: GameSpec, module: str) -> "GameSummary":
         return cls(s.id, s.name, s.min_players, s.max_players, s.recommended_players, s.rounds, module)
+

@@ -71,15 +71,9 @@ Chapters, in reading order:
 """
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from ...core.game import lazy_rules
+from .spec import SPEC
 
-from .spec import SPEC  # noqa: F401  (the light chapter: what a list of games reads)
+__all__ = ["SPEC"]
 
-
-def __getattr__(name: str) -> Any:
-    """Everything but SPEC (GAME, the facts, the helpers) loads on first use (PEP 562): listing the
-    games reads only the light spec; the other chapters, their fact classes, load when a game is played."""
-    if name.startswith("__"):   # a probe for a module dunder (doctest's __test__) loads nothing
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.game"), name)
+__getattr__ = lazy_rules(__name__)   # the rest (GAME, the facts...) loads on first use

@@ -68,15 +68,9 @@ The ruleset's example submission (R35, R36) from C3 and C1 bottom right:
 """
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from ...core.game import lazy_rules
+from .spec import SPEC
 
-from .spec import SPEC  # noqa: F401  (the light chapter: what a list of games reads)
+__all__ = ["SPEC"]
 
-
-def __getattr__(name: str) -> Any:
-    """Every other name (GAME, the facts, run_paths...) from game.py, imported on first use: listing
-    the games reads only the light spec, and everything else loads when a game is played (PEP 562)."""
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.game"), name)
+__getattr__ = lazy_rules(__name__)   # the rest (GAME, the facts...) loads on first use

@@ -75,20 +75,9 @@ calls the end of the match, so ``ending`` comes before ``rules``):
 """
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from ...core.game import lazy_rules
 from .spec import SPEC
 
 __all__ = ["SPEC"]
 
-
-def __getattr__(name: str) -> Any:
-    # Listing the games reads only the light spec; the rules, facts and drawing load on first use
-    # (`flickering_lights.GAME`, `from sheetbridge.games.flickering_lights import X`). The chapters
-    # import each other directly, never through here.
-    game = import_module(f"{__name__}.game")
-    try:
-        return getattr(game, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = lazy_rules(__name__)   # the rest (GAME, the facts...) loads on first use

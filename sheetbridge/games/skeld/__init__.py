@@ -72,18 +72,9 @@ True
 """
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from ...core.game import lazy_rules
 from .spec import SPEC
 
 __all__ = ["SPEC"]
 
-
-def __getattr__(name: str) -> Any:
-    """Everything but the spec loads on first use (PEP 562): listing the games reads only the light
-    spec, and a game's rules, facts and drawing load when a game is played. The chapters import each
-    other directly, so this is never on a hot path."""
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return getattr(import_module(f"{__name__}.game"), name)
+__getattr__ = lazy_rules(__name__)   # the rest (GAME, the facts...) loads on first use

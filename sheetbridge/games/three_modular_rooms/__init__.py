@@ -46,22 +46,9 @@ Chapters, in reading order (a later one may import an earlier one, never the rev
 """
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from ...core.game import lazy_rules
 from .spec import SPEC
 
 __all__ = ["SPEC"]
 
-CHAPTERS = ("spec", "state", "content", "facts", "intake", "rules", "ending", "render", "play", "position",
-            "game")
-
-
-def __getattr__(name: str) -> Any:
-    # PEP 562: listing the games reads only the light spec; the rules and everything else load on
-    # first use of any other name (GAME, the facts, resolve_rooms...). Inside the package the
-    # chapters import each other directly, never through here. A chapter's own name, or a dunder
-    # probed by tools, is not looked for in the facade (the import system then loads the chapter).
-    if name in CHAPTERS or name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.game"), name)
+__getattr__ = lazy_rules(__name__)   # the rest (GAME, the facts...) loads on first use
