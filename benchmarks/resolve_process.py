@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -48,8 +49,9 @@ def _env(tree: Path) -> dict[str, str]:
     return env
 
 
-def timed(pristine: Path, tmp: Path, tree: Path | None) -> float:
-    """One whole process on a fresh copy of `pristine`: sheetbridge's resolve (from `tree`), or the floor (None)."""
+def timed(pristine: Path, tmp: Path, tree: Path | None) -> tuple[float, float]:
+    """(wall, CPU) seconds of one whole process on a fresh copy of `pristine`: sheetbridge's resolve (from
+    `tree`), or the floor (None). The CPU time (user + system) varies less on a busy machine."""
     run = tmp / "run"
     shutil.copytree(pristine, run)
     try:
@@ -57,12 +59,14 @@ def timed(pristine: Path, tmp: Path, tree: Path | None) -> float:
             argv = [sys.executable, "-c", FLOOR, *map(str, sorted(run.rglob("*.xlsx")))]
         else:
             argv = [sys.executable, "-m", "sheetbridge.cli", "resolve", str(run), "--quiet"]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         out = subprocess.run(argv, env=_env(tree or ROOT), cwd=tmp, capture_output=True, text=True)
         took = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if out.returncode != 0 or (tree is not None and "resolved and published" not in out.stdout):
             raise SystemExit(f"{argv[1:3]} failed: {out.stdout}{out.stderr}")
-        return took
+        return took, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     finally:
         shutil.rmtree(run)
 
@@ -84,16 +88,18 @@ def main() -> None:
             for round_no in args.rounds:
                 pristine = Path(tmp) / f"p{players}-r{round_no}"
                 game_at_round(pristine, players, round_no)
-                times: dict[str, list[float]] = {"floor": [], **{label: [] for label in trees}}
+                times: dict[str, list[tuple[float, float]]] = {"floor": [], **{label: [] for label in trees}}
                 for _ in range(args.repeat):
                     for label, tree in trees.items():
                         times[label].append(timed(pristine, Path(tmp), tree))
                     times["floor"].append(timed(pristine, Path(tmp), None))
-                med = {label: statistics.median(t) for label, t in times.items()}
-                shown = ", ".join(f"{label} {med[label]:.3f} s ({med[label] / med['floor']:.2f}x)" for label in trees)
+                med = {label: statistics.median(w for w, _ in t) for label, t in times.items()}
+                cpu = {label: statistics.median(c for _, c in t) for label, t in times.items()}
+                shown = ", ".join(f"{label} {med[label]:.3f} s ({med[label] / med['floor']:.2f}x; "
+                                  f"CPU {cpu[label] / cpu['floor']:.2f}x)" for label in trees)
                 ratio = med["resolve"] / med["floor"]
-                print(f"  {players:2d} players, round {round_no:2d}: floor {med['floor']:.3f} s, {shown}; "
-                      f"goal <= {GOAL_RATIO}x: {'ok' if ratio <= GOAL_RATIO else 'over'}", flush=True)
+                print(f"  {players:2d} players, round {round_no:2d}: floor {med['floor']:.3f} s "
+                      f"(CPU {cpu['floor']:.3f} s), {shown}; goal <= {GOAL_RATIO}x: {'ok' if ratio <= GOAL_RATIO else 'over'}", flush=True)
 
 
 if __name__ == "__main__":

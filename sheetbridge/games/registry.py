@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..core.errors import UsageError
 from . import GameSummary
 
-if TYPE_CHECKING:   # the core's GameRules (and its rng, hashlib) is imported when a plugin is checked, not to list the games
+if TYPE_CHECKING:   # GameRules (with the core's rng and hashlib) is imported to check a plugin, not to list the games
     from ..core.game import GameRules
 
 PLUGIN_GROUP = "sheetbridge.games"   # entry points of installed game packages
