@@ -99,7 +99,8 @@ def main() -> None:
                                   f"CPU {cpu[label] / cpu['floor']:.2f}x)" for label in trees)
                 ratio = med["resolve"] / med["floor"]
                 print(f"  {players:2d} players, round {round_no:2d}: floor {med['floor']:.3f} s "
-                      f"(CPU {cpu['floor']:.3f} s), {shown}; goal <= {GOAL_RATIO}x: {'ok' if ratio <= GOAL_RATIO else 'over'}", flush=True)
+                      f"(CPU {cpu['floor']:.3f} s), {shown}; "
+                      f"goal <= {GOAL_RATIO}x: {'ok' if ratio <= GOAL_RATIO else 'over'}", flush=True)
 
 
 if __name__ == "__main__":
