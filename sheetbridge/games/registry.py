@@ -158,6 +158,8 @@ def _may_declare_plugins() -> bool:
         return True
     group = f"[{PLUGIN_GROUP}]".encode()
     for entry in sys.path:
+        if not isinstance(entry, str):   # (bytes or a path object: not what the path finder lists)
+            return True
         where = entry or "."
         if not os.path.isdir(where):
             if os.path.exists(where):   # a zip or egg file on the path
