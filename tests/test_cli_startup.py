@@ -93,3 +93,98 @@ def test_a_game_package_is_listed_from_its_light_spec(tmp_path, monkeypatch):
         "SPEC = GameSpec(id='fake', name='Fake', min_players=2, max_players=4, rounds=3, summary='')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     assert built_in_summary("fakegame") == GameSummary("fake", "Fake", 2, 4, None, 3, "fakegame")
+
+
+# Issue 31: a command imports the game it plays and the libraries its path uses, nothing more.
+NOT_ON_THE_XLSX_PATH = ("gspread", "google", "google_auth_oauthlib", "googleapiclient", "requests", "urllib3",
+                        "pandas", "numpy", "matplotlib", "dask", "tqdm", "openpyxl", "tenacity",
+                        "sheetbridge.sheets.google", "sheetbridge.simulate", "sheetbridge.host.announce",
+                        "sheetbridge.host.export", "sheetbridge.host.season")
+
+
+def test_a_resolve_of_one_game_imports_that_game_only_and_no_library_off_its_path(tmp_path):
+    """`sheetbridge resolve` of a Three Modular Rooms round on .xlsx files, every player's entries typed:
+    the other games' packages (not even their light specs) and the libraries of other paths (Google,
+    pandas, plotting, openpyxl: calamine reads and XlsxWriter writes a round's books) are never imported."""
+    from sheetbridge.api import load_match
+    from sheetbridge.core.match import random_submissions
+    from sheetbridge.core.rng import Rng
+    from sheetbridge.host.demo import fill_submission
+    from sheetbridge.host.session import load
+    from sheetbridge.sheets.xlsx import XlsxStore
+    folder = tmp_path / "game"
+    res = CliRunner().invoke(main, ["new", "three-modular-rooms", "--players", "Ann,Bo,Cy,Dee", "--out", str(folder),
+                                    "--garnets", "10", "--seed", "3"])
+    assert res.exit_code == 0, res.output
+    store = XlsxStore(folder)
+    ld = load(store)
+    for player, raw in random_submissions(ld.match, Rng.from_seed(3, "typed")).items():
+        fill_submission(store, ld, player, raw)
+    modules, output = _modules_after("resolve", str(folder), "--quiet")
+    assert "round 1 resolved and published" in output, output
+    assert load_match(load(store).match.to_json()).round == 2
+    games = sorted({".".join(m.split(".")[:3]) for m in modules if m.startswith("sheetbridge.games.")})
+    assert games == ["sheetbridge.games.registry", "sheetbridge.games.three_modular_rooms"]
+    off_path = sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in NOT_ON_THE_XLSX_PATH))
+    assert off_path == [], f"`sheetbridge resolve` imported {off_path}"
+    assert "importlib.metadata" not in modules   # a built-in game's id: the plugins' entry points are not read
+
+
+def test_get_game_imports_only_its_package_and_every_game_stays_reachable():
+    """`get_game` of a built-in id imports that package alone; listing every game still finds all of
+    them (built-in and plugins), in the same order as before."""
+    code = ("import json, sys\n"
+            "from sheetbridge.api import get_game\n"
+            "game = get_game('big-machine')\n"
+            "loaded = sorted({'.'.join(m.split('.')[:3]) for m in sys.modules if m.startswith('sheetbridge.games.')})\n"
+            "from sheetbridge.api import games, summaries\n"
+            "assert games()['big-machine'] is game and list(games()) == list(summaries())\n"
+            "print(json.dumps(loaded))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == ["sheetbridge.games.big_machine", "sheetbridge.games.registry"]
+
+
+def test_a_built_in_id_is_taken_before_its_game_is_played():
+    """A game registered (or a plugin installed) under a built-in game's id is refused as before, even
+    though the built-in game is imported only when first played (a fresh interpreter: nothing played)."""
+    code = ("from sheetbridge.games import registry\n"
+            "from sheetbridge.games.skeld.game import Skeld\n"
+            "for attempt in (lambda: registry.register(Skeld()), lambda: registry._add_plugin(Skeld(), 'x:GAME')):\n"
+            "    try:\n"
+            "        attempt()\n"
+            "    except ValueError as e:\n"
+            "        print(e)\n"
+            "print(registry.get_game('skeld') is registry.games()['skeld'] is registry.get_game('skeld'))\n"
+            "try:\n"
+            "    registry.get_game('nope')\n"
+            "except Exception as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "game id 'skeld' registered twice",
+        "its game id 'skeld' is already taken by sheetbridge.games.skeld.game",
+        "True",
+        "unknown game 'nope'; known games: big-machine, bugcatcher, flickering-lights, skeld, three-modular-rooms "
+        "(see `sheetbridge games`)"]
+
+
+def test_the_plugins_entry_points_are_read_whenever_a_distribution_may_declare_one(tmp_path, monkeypatch):
+    """`sheetbridge games` skips importlib.metadata (~0.05 s) only when no dist-info or egg-info on the path
+    names the ``sheetbridge.games`` group; a zip on the path, or any declaration at all, reads them."""
+    from sheetbridge.games.registry import _may_declare_plugins
+    site = tmp_path / "site"
+    (site / "other-1.0.dist-info").mkdir(parents=True)
+    (site / "other-1.0.dist-info" / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
+    (site / "legacy-1.0.egg-info").write_text("Metadata-Version: 1.0\n")
+    monkeypatch.setattr(sys, "path", [str(site), str(tmp_path / "missing")])
+    assert not _may_declare_plugins()
+    (site / "game-1.0.egg-info").mkdir()
+    (site / "game-1.0.egg-info" / "entry_points.txt").write_text("[sheetbridge.games]\ngame = game:GAME\n")
+    assert _may_declare_plugins()
+    (tmp_path / "bundle.zip").write_bytes(b"PK\x05\x06" + bytes(18))
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "bundle.zip")])
+    assert _may_declare_plugins()

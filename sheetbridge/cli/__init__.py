@@ -60,9 +60,12 @@ def open_store(folder):
 def unreachable(exc: BaseException) -> str | None:
     """The one line for a failure to reach Google at all that escaped the Google store
     (requests' or google-auth's transport errors), or None if ``exc`` is something else."""
-    import requests
-    from google.auth.exceptions import TransportError
-    if isinstance(exc, (requests.ConnectionError, requests.Timeout, TransportError)):
+    # Only a command that went to Google has imported requests and google-auth: an xlsx game's
+    # error is not worth their import (0.1 s), and cannot be theirs.
+    requests, transport = sys.modules.get("requests"), sys.modules.get("google.auth.exceptions")
+    kinds = ((requests.ConnectionError, requests.Timeout) if requests is not None else ()) + \
+        ((transport.TransportError,) if transport is not None else ())
+    if kinds and isinstance(exc, kinds):
         text = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
         return f"{UNREACHABLE}: {type(exc).__name__}: {text}; run the same command again when online"
     return None

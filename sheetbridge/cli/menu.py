@@ -1,5 +1,4 @@
 """`sheetbridge menu show`: the Sheetbridge menu's Apps Script, and how to add it to the master by hand."""
-from importlib.resources import files
 from pathlib import Path
 
 import click
@@ -13,6 +12,7 @@ Then keep `sheetbridge watch GAME_FOLDER` running on your computer while you use
 
 
 def script_source(name: str = "Menu.gs") -> str:
+    from importlib.resources import files   # here, not at the top: `--help` imports every command module
     return files("sheetbridge").joinpath(f"appscript/{name}").read_text(encoding="utf-8")
 
 

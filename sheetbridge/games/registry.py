@@ -2,16 +2,22 @@
 
 It lives with the games, not in the core, so that the core imports nothing above it: the core
 takes a :class:`~sheetbridge.core.game.GameRules` it is handed, and :mod:`sheetbridge.api` finds
-one here by id. Listing the games (:func:`summaries`) imports no built-in game module.
+one here by id. Listing the games (:func:`summaries`) imports no built-in game module, and
+:func:`get_game` imports only the package of the game asked for (issue 31: a command imports the game
+it plays, not the five); the installed plugins load only when the id is not a built-in game's, or
+when every game is listed (:func:`games`, :func:`summaries`).
 """
 from __future__ import annotations
 
 from importlib import import_module
 from importlib.util import find_spec
+from typing import TYPE_CHECKING
 
 from ..core.errors import UsageError
-from ..core.game import GameRules
 from . import GameSummary
+
+if TYPE_CHECKING:   # GameRules (with the core's rng and hashlib) is imported to check a plugin, not to list the games
+    from ..core.game import GameRules
 
 PLUGIN_GROUP = "sheetbridge.games"   # entry points of installed game packages
 
@@ -26,11 +32,19 @@ _built_in_registered = False
 
 
 def register(game: GameRules) -> GameRules:
-    """Add a game to the registry (a second game with the same id is refused)."""
-    if game.spec.id in _REGISTRY:
+    """Add a game to the registry (a second game with the same id is refused, a built-in game's id
+    too: it is taken even before that game is first played)."""
+    if game.spec.id in _REGISTRY or (not _built_in_registered and _is_other_built_in(game)):
         raise ValueError(f"game id {game.spec.id!r} registered twice")
     _REGISTRY[game.spec.id] = game
     return game
+
+
+def _is_other_built_in(game: GameRules) -> bool:
+    """Whether the id of `game` belongs to a built-in game that is not `game` itself (read from the
+    light specs; the built-in game is imported only when the ids match)."""
+    module = _built_in_module(game.spec.id)
+    return module is not None and import_module(module).GAME is not game
 
 
 def present() -> tuple[str, ...]:
@@ -44,6 +58,30 @@ def built_in_summary(module: str) -> GameSummary:
     return GameSummary.of_spec(import_module(module).SPEC, module)
 
 
+def _built_in_module(game_id: str) -> str | None:
+    """The built-in package whose light SPEC has this id, or None. The package named after the id
+    (``big-machine``: ``games/big_machine``) is tried first, so that finding one game imports one spec;
+    the other specs are read only when it is not there (a built-in game whose id is not its package's name)."""
+    guess = f"{__package__}.{game_id.replace('-', '_')}"
+    modules = present()
+    for module in sorted(modules, key=lambda m: m != guess):
+        if built_in_summary(module).id == game_id:
+            return module
+    return None
+
+
+def _built_in_game(game_id: str) -> GameRules | None:
+    """The built-in game of this id, registered on first use; only its own package is imported."""
+    if game_id in _REGISTRY:
+        return _REGISTRY[game_id]
+    module = _built_in_module(game_id)
+    if module is None:
+        return None
+    game: GameRules = import_module(module).GAME
+    _REGISTRY[game.spec.id] = game
+    return game
+
+
 def _register_built_in() -> None:
     """Import every built-in game module present and register its GAME (once per process)."""
     global _built_in_registered
@@ -51,7 +89,9 @@ def _register_built_in() -> None:
         return
     _built_in_registered = True
     for module in present():
-        register(import_module(module).GAME)
+        game = import_module(module).GAME
+        if _REGISTRY.get(game.spec.id) is not game:   # (one already played was registered by get_game)
+            register(game)
 
 
 def games() -> dict[str, GameRules]:
@@ -92,6 +132,8 @@ def _load_plugins() -> None:
     if _plugins_loaded:
         return
     _plugins_loaded = True
+    if not _may_declare_plugins():
+        return
     from importlib.metadata import entry_points
     for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
         try:
@@ -101,22 +143,68 @@ def _load_plugins() -> None:
             _PLUGIN_ERRORS[ep.name] = f"{type(e).__name__}: {first}"[:300]
 
 
+def _may_declare_plugins() -> bool:
+    """False only when no installed distribution can declare a ``sheetbridge.games`` entry point: no
+    ``entry_points.txt`` of a ``*.dist-info``/``*.egg-info`` folder on ``sys.path`` names the group.
+
+    importlib.metadata costs more than the rest of `sheetbridge games` (its import pulls in email and
+    zipfile: ~0.05 s), and most installs have no plugin; this look costs a directory listing per path
+    entry. Anything it cannot see through (a zip on the path, an import hook that finds distributions)
+    answers True, and importlib.metadata decides."""
+    import os
+    import sys
+    from importlib.machinery import PathFinder
+    if any(hasattr(f, "find_distributions") and f is not PathFinder for f in sys.meta_path):
+        return True
+    group = f"[{PLUGIN_GROUP}]".encode()
+    for entry in sys.path:
+        if not isinstance(entry, str):   # (bytes or a path object: not what the path finder lists)
+            return True
+        where = entry or "."
+        if not os.path.isdir(where):
+            if os.path.exists(where):   # a zip or egg file on the path
+                return True
+            continue
+        try:
+            names = os.listdir(where)
+        except OSError:
+            return True
+        for name in names:
+            if name.endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(where, name, "entry_points.txt"), "rb") as f:
+                        if group in f.read():
+                            return True
+                except OSError:   # none (an .egg-info file, from distutils, declares no entry points)
+                    pass
+    return False
+
+
 def _add_plugin(obj: object, where: str) -> None:
+    from ..core.game import GameRules
     if isinstance(obj, type) and issubclass(obj, GameRules):
         obj = obj()
     game = obj if isinstance(obj, GameRules) else getattr(obj, "GAME", None)
     if not isinstance(game, GameRules):
         raise TypeError(f"{where} is not a GameRules game (nor a module with GAME)")
     known = _REGISTRY.get(game.spec.id)
+    if known is None:
+        known = _built_in_game(game.spec.id)   # a built-in game's id is taken even before it is played
     if known is not None and known is not game:
         raise ValueError(f"its game id {game.spec.id!r} is already taken by {type(known).__module__}")
     _REGISTRY[game.spec.id] = game
 
 
 def get_game(game_id: str) -> GameRules:
-    """The game registered under ``game_id``; a UsageError lists the known ids."""
-    found = games()
-    if game_id not in found:
-        known = ", ".join(found) or "none"
+    """The game registered under ``game_id``; a UsageError lists the known ids.
+
+    A built-in game is found from the light specs and only its own package is imported; the
+    plugins load only for an id that is no built-in game's."""
+    game = _built_in_game(game_id)
+    if game is None:
+        _load_plugins()
+        game = _REGISTRY.get(game_id)
+    if game is None:
+        known = ", ".join(summaries()) or "none"
         raise UsageError(f"unknown game {game_id!r}; known games: {known} (see `sheetbridge games`)")
-    return found[game_id]
+    return game

@@ -23,14 +23,14 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
-
-import requests
-from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..core.errors import BackendError, UsageError
 from ..core.types import Report
 from .discord_text import grid_lines, legend_key
+
+if TYPE_CHECKING:   # requests and tenacity (~0.1 s) are imported when something is posted, not to print it
+    import requests
 
 DISCORD_LIMIT = 2000
 
@@ -116,6 +116,8 @@ def post_webhook(url: str, messages: Sequence[str], attachments: Sequence[Attach
     Retries 429 (waiting Discord's ``retry_after``) and 5xx with backoff and jitter;
     anything else is one clear error naming the status.
     """
+    import requests   # here: printing a round's messages needs neither (issue 31)
+    from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
     check_webhook(url)
     http = session or requests.Session()
     posted = 0

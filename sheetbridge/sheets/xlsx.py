@@ -29,22 +29,18 @@ import zipfile
 from contextlib import contextmanager
 from copy import copy
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from filelock import FileLock, Timeout
-from openpyxl import Workbook, load_workbook
-from openpyxl.drawing.image import Image as OpenpyxlImage
-from openpyxl.styles import Alignment, Font, PatternFill, Protection
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.cell_range import CellRange
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.merge import MergedCellRange
 
 from ..core.errors import GameBusy, WorkbookError
 from . import xlsx_fast as fast
 from .cell_reading import openpyxl_reading, put_back_dates, unescape
 from .model import CellData, Rect, TabData, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
+
+if TYPE_CHECKING:   # openpyxl (0.14 s with the numpy it imports) is imported where it is used, not by a round's
+    from openpyxl import Workbook   # reads and writes of whole books (calamine and XlsxWriter, issue 31)
 
 LOCK_FILE = ".sheetbridge.lock"
 TMP_DIR = ".sheetbridge-tmp"
@@ -66,6 +62,7 @@ class XlsxBook(Book):
         self.tmp_dir = tmp_dir
 
     def _load(self, read_only: bool):
+        from openpyxl import load_workbook   # only a write of some tabs, or of cells, needs it (issue 31)
         if not self.path.exists():
             raise WorkbookError(f"{self.path}: file not found; was it moved or renamed? "
                                 f"The master workbook expects it at {self.location}")
@@ -114,6 +111,7 @@ class XlsxBook(Book):
 
     def _read_openpyxl(self, data: bytes, tabs: Sequence[str]) -> dict[str, Rect]:
         """A read that sees formulas as their text ("=1+2") and error cells as their code ("#N/A")."""
+        from openpyxl import load_workbook   # only a book holding a formula or an error cell needs it
         try:
             wb = load_workbook(io.BytesIO(data), read_only=True)
         except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
@@ -318,6 +316,7 @@ def _styled(data: CellData) -> bool:
 
 
 def _style(cell, data: CellData) -> None:
+    from openpyxl.styles import Alignment, Font, PatternFill, Protection   # (openpyxl: see the imports)
     if data.fill:
         cell.fill = PatternFill("solid", start_color=data.fill, end_color=data.fill)
     if data.bold or data.font or data.size:
@@ -331,6 +330,11 @@ def _style(cell, data: CellData) -> None:
 
 
 def _fill_sheet(ws, tab: TabData) -> None:
+    from openpyxl.drawing.image import Image as OpenpyxlImage   # openpyxl only on its paths (see the imports)
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.cell_range import CellRange
+    from openpyxl.worksheet.datavalidation import DataValidation
+    from openpyxl.worksheet.merge import MergedCellRange
     lists: dict[tuple[str, ...], int] = {}  # long dropdown lists live in hidden columns of the same tab
     validations: dict[tuple[str, ...], list[str]] = {}
     styles: dict[tuple, Any] = {}  # a style applied once, then copied: openpyxl's style objects are slow to compare
