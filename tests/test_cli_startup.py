@@ -170,21 +170,3 @@ def test_a_built_in_id_is_taken_before_its_game_is_played():
         "True",
         "unknown game 'nope'; known games: big-machine, bugcatcher, flickering-lights, skeld, three-modular-rooms "
         "(see `sheetbridge games`)"]
-
-
-def test_the_plugins_entry_points_are_read_whenever_a_distribution_may_declare_one(tmp_path, monkeypatch):
-    """`sheetbridge games` skips importlib.metadata (~0.05 s) only when no dist-info or egg-info on the path
-    names the ``sheetbridge.games`` group; a zip on the path, or any declaration at all, reads them."""
-    from sheetbridge.games.registry import _may_declare_plugins
-    site = tmp_path / "site"
-    (site / "other-1.0.dist-info").mkdir(parents=True)
-    (site / "other-1.0.dist-info" / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
-    (site / "legacy-1.0.egg-info").write_text("Metadata-Version: 1.0\n")
-    monkeypatch.setattr(sys, "path", [str(site), str(tmp_path / "missing")])
-    assert not _may_declare_plugins()
-    (site / "game-1.0.egg-info").mkdir()
-    (site / "game-1.0.egg-info" / "entry_points.txt").write_text("[sheetbridge.games]\ngame = game:GAME\n")
-    assert _may_declare_plugins()
-    (tmp_path / "bundle.zip").write_bytes(b"PK\x05\x06" + bytes(18))
-    monkeypatch.setattr(sys, "path", [str(tmp_path / "bundle.zip")])
-    assert _may_declare_plugins()

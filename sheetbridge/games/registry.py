@@ -132,8 +132,6 @@ def _load_plugins() -> None:
     if _plugins_loaded:
         return
     _plugins_loaded = True
-    if not _may_declare_plugins():
-        return
     from importlib.metadata import entry_points
     for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
         try:
@@ -141,43 +139,6 @@ def _load_plugins() -> None:
         except Exception as e:   # a plugin's bug must not stop sheetbridge: reported by `games`
             first = str(e).splitlines()[0] if str(e) else ""
             _PLUGIN_ERRORS[ep.name] = f"{type(e).__name__}: {first}"[:300]
-
-
-def _may_declare_plugins() -> bool:
-    """False only when no installed distribution can declare a ``sheetbridge.games`` entry point: no
-    ``entry_points.txt`` of a ``*.dist-info``/``*.egg-info`` folder on ``sys.path`` names the group.
-
-    importlib.metadata costs more than the rest of `sheetbridge games` (its import pulls in email and
-    zipfile: ~0.05 s), and most installs have no plugin; this look costs a directory listing per path
-    entry. Anything it cannot see through (a zip on the path, an import hook that finds distributions)
-    answers True, and importlib.metadata decides."""
-    import os
-    import sys
-    from importlib.machinery import PathFinder
-    if any(hasattr(f, "find_distributions") and f is not PathFinder for f in sys.meta_path):
-        return True
-    group = f"[{PLUGIN_GROUP}]".encode()
-    for entry in sys.path:
-        if not isinstance(entry, str):   # (bytes or a path object: not what the path finder lists)
-            return True
-        where = entry or "."
-        if not os.path.isdir(where):
-            if os.path.exists(where):   # a zip or egg file on the path
-                return True
-            continue
-        try:
-            names = os.listdir(where)
-        except OSError:
-            return True
-        for name in names:
-            if name.endswith((".dist-info", ".egg-info")):
-                try:
-                    with open(os.path.join(where, name, "entry_points.txt"), "rb") as f:
-                        if group in f.read():
-                            return True
-                except OSError:   # none (an .egg-info file, from distutils, declares no entry points)
-                    pass
-    return False
 
 
 def _add_plugin(obj: object, where: str) -> None:
