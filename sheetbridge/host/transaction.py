@@ -15,6 +15,7 @@ from . import identity as ID
 from .books import BookState, each_book, marker
 from .late_lock import locked_fill
 from .picture_files import PictureWrite, plan_pictures
+from .record import read_head
 from .private_pictures import picture_link_of, picture_uploads, upload
 from .session import Loaded, Progress, is_locked
 from .tabs import board_tabs, master_tabs, player_tabs
@@ -141,7 +142,7 @@ def commit(ld: Loaded, progress: Progress | None = None) -> str:
 def check_revision(ld: Loaded) -> None:
     """Compare-and-set: refuse to write if another run wrote the master since this one read it."""
     rec_tab = L.tab_name("record")
-    now = L.read_json_tab(ld.master.read([rec_tab])[rec_tab], f"{ld.master.location}, tab {rec_tab}")
+    now = read_head(ld.master.read([rec_tab])[rec_tab], f"{ld.master.location}, tab {rec_tab}")
     if int(now.get("revision", 0)) != ld.revision:
         raise GameBusy("the game changed while this command ran (another sheetbridge, or a restored backup); "
                        "nothing was written: run the command again")
