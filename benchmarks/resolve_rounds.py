@@ -108,7 +108,8 @@ def xlsx(args: argparse.Namespace) -> None:
             for r in args.rounds:
                 med = statistics.median(times[r])
                 ratio = med / first
-                goal = f", goal <= {GOAL_RATIO}x: {'ok' if ratio <= GOAL_RATIO else 'over'}" if r != args.rounds[0] else ""
+                verdict = "ok" if ratio <= GOAL_RATIO else "over"
+                goal = f", goal <= {GOAL_RATIO}x: {verdict}" if r != args.rounds[0] else ""
                 print(f"  {players:3d} players, round {r:3d}: resolve {med:.3f} s, {ratio:.2f}x round "
                       f"{args.rounds[0]}{goal}", flush=True)
 

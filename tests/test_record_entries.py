@@ -107,3 +107,49 @@ def test_a_hand_edit_of_a_rounds_entry_is_caught(game: Path, row: int) -> None:
     assert not read_record(record_rect(game), "record").sealed
     with pytest.raises(LedgerError, match="Record tab was edited"):
         load(XlsxStore(game))
+
+
+def test_on_google_a_resolve_sends_only_the_new_rounds_entry_and_the_book_holds_the_whole_record(tmp_path):
+    """The Record tab's rounds already in the master are not sent again (TabData.kept_rows); what the
+    master then holds is the whole record, as a full write would leave it, through resolves and an undo."""
+    import json as _json
+    from sheetbridge.host.new import new_game
+    from sheetbridge.host.players import PlayerInfo
+    from sheetbridge.host.record import record_tab
+    from tests.fake_google import FakeGoogle
+    fake = FakeGoogle(seed=3)
+    store = fake.store("host@example.com", game_folder=tmp_path / "g")
+    store.game_id = "three-modular-rooms"
+    new_game("three-modular-rooms", [PlayerInfo(n, "", 10) for n in ("Ann", "Bo", "Cy")], store, seed=4,
+             folder=tmp_path / "g")
+    sent: list[dict] = []
+    handle = fake.handle
+
+    def spy(method, url, headers, body, timeout=None):
+        if body and ":batchUpdate" in url and store.master_location() in url:
+            sent.append(_json.loads(body))
+        return handle(method, url, headers, body, timeout)
+    fake.handle = spy
+    for step in ("resolve", "resolve", "resolve", "undo", "resolve"):
+        sent.clear()
+        assert (resolve(store, allow_empty=True) if step == "resolve" else undo(store)).action in ("resolved", "undone")
+        ld = load(store)                                   # the book's record: sealed and whole
+        rect = ld.master.read([L.tab_name("record")])[L.tab_name("record")]
+        assert read_record(rect, "record").sealed
+        assert rect[2:] == record_tab(ld.match, {}).values()[2:]   # every round's row, as a full write has it
+        cells = [u["updateCells"] for b in sent for u in b["requests"] if "updateCells" in u]
+        record_rows = [c for c in cells if c["range"].get("startRowIndex", 0) >= 2]
+        if step == "resolve" and ld.match.round > 2:
+            assert len(record_rows) == 1 and len(record_rows[0]["rows"]) == 1   # the new round's row alone
+            assert record_rows[0]["range"]["startRowIndex"] == ld.match.round   # row 3 holds round 1
+
+
+def test_an_entry_longer_than_a_cell_is_chunked_along_its_row():
+    from sheetbridge.sheets.model import utf16_length
+    head = L.json_text({"memo": "😀_x0041_" * 20_000})
+    entry = L.json_text({"round": 1, "memo": "😀" * 40_000})
+    tab = L.entries_tab(head, [("round 1", entry)])
+    assert len(tab.rows[1]) > 2 and len(tab.rows[2]) > 2
+    assert all(utf16_length(c.value) <= 30_000 for row in tab.rows for c in row)
+    assert "_x0041_" not in head
+    assert L.read_entries_tab(tab.values(), "test") == (head, [entry])

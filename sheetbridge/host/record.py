@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..core import integrity
 from ..core.errors import WorkbookError
@@ -32,6 +32,7 @@ class StoredRecord:
     texts: list[str] | None = None     # None: a record written as one JSON text (upgraded by the next write)
     seals: list[str] | None = None
     sealed: bool | None = None         # None: checked as one sealed whole (integrity.verify_record)
+    in_place: bool = False             # the entries stand in rows 3, 4... with no row between (kept_rows holds)
 
     def keep(self, match: Match) -> None:
         """Give `match`'s rounds their stored text, so the next write keeps them as they are."""
@@ -65,7 +66,8 @@ def read_record(rect: Rect, where: str) -> StoredRecord:
     sealed = integrity.seal_ok(head) and head.get(integrity.CHAIN) == (seals[-1] if seals else "")
     data = {k: v for k, v in head.items() if k not in (integrity.CHAIN, integrity.SEAL)}
     data["match"] = {**head["match"], "rounds": [_loads(t, where) for t in texts]}
-    return StoredRecord(data, texts, seals, sealed)
+    in_place = len(texts) == len(rect) - 2
+    return StoredRecord(data, texts, seals, sealed, in_place)
 
 
 def read_head(rect: Rect, where: str) -> dict[str, Any]:
@@ -80,9 +82,11 @@ def read_head(rect: Rect, where: str) -> dict[str, Any]:
     return head
 
 
-def record_tab(match: Match, rest: Mapping[str, Any]) -> TabData:
+def record_tab(match: Match, rest: Mapping[str, Any], held: Sequence[str] = ()) -> TabData:
     """The Record tab for `match` and the host's `rest` (players, files, bookkeeping): each round's entry
-    as stored when it was read or first written, only a new (or re-resolved) round serialised and sealed."""
+    as stored when it was read or first written, only a new (or re-resolved) round serialised and sealed.
+    `held`: the entries' texts the book holds in rows 3, 4... (read or written by this command): the
+    leading rounds still the same are marked kept (``TabData.kept_rows``: Google does not send them again)."""
     entries, previous = [], ""
     for rec in match.rounds:
         kept = rec.stored
@@ -94,4 +98,18 @@ def record_tab(match: Match, rest: Mapping[str, Any]) -> TabData:
         entries.append((f"round {rec.round}", kept[1]))
         previous = kept[2]
     head = integrity.seal({"match": match.to_json(rounds=False), **rest, integrity.CHAIN: previous})
-    return L.entries_tab(L.json_text(head), entries)
+    tab = L.entries_tab(L.json_text(head), entries)
+    same = 0
+    for (_, text), was in zip(entries, held):
+        if text is not was and text != was:
+            break
+        same += 1
+    if same:
+        tab.kept_rows = (2, 2 + same)
+    return tab
+
+
+def held_texts(match: Match) -> list[str]:
+    """The entries' texts a Record tab drawn from `match` holds (once written)."""
+    texts = [rec.stored[1] for rec in match.rounds if rec.stored is not None]
+    return texts if len(texts) == len(match.rounds) else []

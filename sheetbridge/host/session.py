@@ -70,6 +70,7 @@ class Loaded:
     webhook: str = ""                         # the Config tab's Discord webhook (menu's announce, watch's reminders)
     webhooks: dict[str, str] = field(default_factory=dict)     # player -> confessional webhook (Players tab only)
     picture_files: dict[str, str] = field(default_factory=dict)  # player -> their picture's Drive file (Google)
+    record_held: list[str] = field(default_factory=list)   # the round entries the Record tab holds (record.py)
 
     def record_extra(self) -> dict[str, Any]:
         """The host's bookkeeping stored beside the match in the record, for the next write."""
@@ -173,6 +174,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
         setattr(ld, key, record.get(key, "") if typed is None else typed)
     ld.webhooks = read_webhooks(rects[L.tab_name("players")], match.players)
     ld.picture_files = dict(record.get("picture_files") or {})
+    ld.record_held = list(stored.texts or []) if stored.in_place else []
     return ld
 
 

@@ -22,10 +22,10 @@ from .record import record_tab
 def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mapping[str, str], board: str,
                 store: Store, warnings: Sequence[str] = (),
                 record_extra: Mapping[str, Any] | None = None,
-                webhooks: Mapping[str, str] | None = None) -> dict[str, TabData]:
+                webhooks: Mapping[str, str] | None = None, record_held: Sequence[str] = ()) -> dict[str, TabData]:
     """The master's tabs; `record_extra` adds the host's bookkeeping to the record (revision, saved entries);
     `webhooks`: each player's confessional webhook as the host typed it (kept in the Players tab only,
-    never in the record: confessionals.py)."""
+    never in the record: confessionals.py); `record_held`: the round entries the Record tab holds (host/record.py)."""
     m = ld_match
     game = m.game
     cfg_rows: list[list[Any]] = [["game", game.spec.id, game.spec.name], ["name", m.name, "this game's id in the ledger"],
@@ -64,7 +64,7 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     # rows (core/integrity.py).
     record = record_tab(m, {"players": [{"name": p.name, "email": p.email} for p in players],
                             "locations": dict(locations), "board": board, "store": store.export_cache(),
-                            **(record_extra or {})})
+                            **(record_extra or {})}, record_held)
     tabs = {
         L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"],
                                               max_widths={2: L.width("config_help")}),

@@ -688,6 +688,7 @@ def read_json_tab(rect: Rect, where: str) -> Any:
 
 
 __all__ = ["FORM_TOP", "HELP_TITLE", "StrayEntry", "closed_form_tab", "color", "content_widths", "contrast",
-           "entries_tab", "fit_width", "form_tab", "header_cells", "json_tab", "json_text", "key_value_tab", "line_count", "line_height",
-           "luminance", "read_entries_tab", "read_form", "read_json_tab", "readable_font", "report_tab", "row_heights", "stray_entries",
-           "tab_name", "table_tab", "text_width", "width"]
+           "entries_tab", "fit_width", "form_tab", "header_cells", "json_tab", "json_text", "key_value_tab",
+           "line_count", "line_height", "luminance", "read_entries_tab", "read_form", "read_json_tab",
+           "readable_font", "report_tab", "row_heights", "stray_entries", "tab_name", "table_tab", "text_width",
+           "width"]
