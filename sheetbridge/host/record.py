@@ -93,7 +93,7 @@ def record_tab(match: Match, rest: Mapping[str, Any], held: Sequence[str] = ()) 
         if kept is None:
             text = L.json_text(rec.to_json())
             kept = rec.stored = (previous, text, integrity.seal_entry(previous, text))
-        elif kept[0] != previous:   # an earlier round was resolved again (decide): the same text, sealed anew
+        elif kept[0] != previous:   # (a round before it is new; decide makes every later round new too)
             kept = rec.stored = (previous, kept[1], integrity.seal_entry(previous, kept[1]))
         entries.append((f"round {rec.round}", kept[1]))
         previous = kept[2]
