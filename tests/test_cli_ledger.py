@@ -9,6 +9,7 @@ import openpyxl
 import pytest
 
 from sheetbridge.core.integrity import RECORD_EDITED
+from sheetbridge.sheets import layout as L
 
 from test_cli_xlsx import digest, run, type_submission
 
@@ -39,16 +40,27 @@ def edit_ledger(folder, change):
     wb.save(folder / "master.xlsx")
 
 
+def sheet_record(ws) -> dict:
+    """The Record tab's head with its rounds (one entry a row, host/record.py), as one JSON record."""
+    rect = [["" if c.value is None else str(c.value) for c in row] for row in ws.iter_rows()]
+    head, texts = L.read_entries_tab(rect, "Record")
+    record = json.loads(head)
+    record["match"]["rounds"] = [json.loads(t) for t in texts]
+    return record
+
+
 def edit_record(folder, change):
-    """Edit the hidden Record tab's JSON as a host with a text editor would."""
+    """Edit the hidden Record tab's JSON (the head's or a round's) as a host with a text editor would."""
     wb = openpyxl.load_workbook(folder / "master.xlsx")
     ws = wb["Record"]
-    record = json.loads("".join(ws.cell(r, 1).value or "" for r in range(2, ws.max_row + 1)))
+    record = sheet_record(ws)
     change(record)
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    rounds = record["match"].pop("rounds")
+    tab = L.entries_tab(L.json_text(record), [(f"round {r['round']}", L.json_text(r)) for r in rounds])
     ws.delete_rows(2, ws.max_row)
-    for i in range(0, len(text), 30000):
-        ws.cell(2 + i // 30000, 1).value = text[i:i + 30000]
+    for r, row in enumerate(tab.rows[1:], start=2):
+        for c, cell in enumerate(row, start=1):
+            ws.cell(r, c).value = cell.value
     wb.save(folder / "master.xlsx")
 
 
@@ -225,7 +237,7 @@ def test_a_version_1_master_is_read_and_upgraded(game):
     assert garnets(game) == {"Ann": 10, "Bo": 12, "Cy": 10}
     wb = openpyxl.load_workbook(game / "master.xlsx")
     assert wb["Ledger"]["H1"].value == "check" and wb["Ledger"]["F5"].value == f"{NAME}:host:1"
-    record = json.loads("".join(c.value for c in wb["Record"]["A"][1:]))
+    record = sheet_record(wb["Record"])
     assert record["match"]["version"] == 2 and "checksum" in record
     assert run("status", game).exit_code == 0
 

@@ -17,6 +17,7 @@ import pytest
 from sheetbridge.host import new
 from sheetbridge.host.demo import fill_submission
 from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.record import read_record
 from sheetbridge.host.repair import repair
 from sheetbridge.host.resolve import resolve
 from sheetbridge.host.session import load
@@ -149,7 +150,7 @@ def test_a_game_made_before_identities_plays_on_and_gets_them_at_repair(tmp_path
 
     def record():
         rect = load(store).master.read([L.tab_name("record")])[L.tab_name("record")]
-        return L.read_json_tab(rect, "record")
+        return read_record(rect, "record").data
 
     assert "identities" not in record()
     type_submission(game / "players" / "Ann.xlsx", "Your play", [3, "Null"])

@@ -20,6 +20,7 @@ from sheetbridge.host.config import CONFIG_FILE
 from sheetbridge.host.demo import fill_submission
 from sheetbridge.host.new import new_game
 from sheetbridge.host.players import PlayerInfo
+from sheetbridge.host.record import read_record
 from sheetbridge.host.resolve import resolve
 from sheetbridge.host.session import load
 from sheetbridge.cli import main
@@ -138,7 +139,7 @@ def published(fake: FakeGoogle, folder: Path) -> dict:
         tabs = tab_values(fake, fid)
         tabs.pop("Lock", None)
         if RECORD in tabs:
-            record = L.read_json_tab([[str(c) for c in row] for row in tabs[RECORD]], RECORD)
+            record = read_record([[str(c) for c in row] for row in tabs[RECORD]], RECORD).data
             record.pop("store", None)
             tabs[RECORD] = json.loads(json.dumps(record), object_hook=lambda d: {k: anon(v) for k, v in d.items()})
         out[role] = {title: [[anon(v) for v in row] for row in rows] if title != RECORD else rows

@@ -45,6 +45,7 @@ from .ledger import COLUMNS, LedgerRow
 CHECK_COLUMN = "check"
 HEADER = (*COLUMNS, CHECK_COLUMN)        # the Ledger tab's columns A-H
 SEAL = "checksum"                        # the record's key holding its own checksum
+CHAIN = "chain"                          # the head's key holding the seal of the last round entry
 ACCEPT_HINT = ("Put the rows back as they were, or accept the edits with "
                "`sheetbridge repair GAME_FOLDER --accept-ledger-edits` (it books correcting rows)")
 RECORD_EDITED = ("the Record tab was edited by hand; restore the master from a backup or undo the edit")
@@ -91,6 +92,27 @@ def seal(record: Mapping[str, Any]) -> dict:
     """
     body = {k: v for k, v in record.items() if k != SEAL}
     return {**body, SEAL: _digest(body)}
+
+
+def seal_entry(previous: str, text: str) -> str:
+    """The seal of one entry of an append-only record (a round, as its text): sha256 over the previous
+    entry's seal and the text, so each seal covers every entry before it and only the new entry is hashed.
+    The record's head holds the last seal (:data:`CHAIN`) under its own checksum (:func:`seal`).
+
+    >>> a = seal_entry("", '{"round":1}')
+    >>> seal_entry(a, '{"round":2}') != seal_entry(seal_entry("", '{"round":9}'), '{"round":2}')
+    True
+    """
+    return hashlib.sha256(f"{previous}\x1f{text}".encode("utf-8")).hexdigest()
+
+
+def seal_entries(texts: Sequence[str]) -> list[str]:
+    """Every entry's seal, in order (the last one is the chain's end, held by the head)."""
+    out, previous = [], ""
+    for text in texts:
+        previous = seal_entry(previous, text)
+        out.append(previous)
+    return out
 
 
 def seal_ok(record: Mapping[str, Any]) -> bool:
@@ -156,8 +178,11 @@ or accept the edits with `sheetbridge repair GAME_FOLDER --accept-ledger-edits` 
 
 # ------------------------------------------------------------ checking
 
-def verify_record(record: Mapping[str, Any], tab_rect: Sequence[Sequence[Any]]) -> Checked:
-    """Check the Ledger tab (`tab_rect`, header first) against a master's `record`.
+def verify_record(record: Mapping[str, Any], tab_rect: Sequence[Sequence[Any]], sealed: bool | None = None
+                  ) -> Checked:
+    """Check the Ledger tab (`tab_rect`, header first) against a master's `record`. `sealed`: whether the
+    record's seals hold, when its reader has checked them already (a record of entries: host/record.py);
+    None: the record is checked here as one sealed whole.
 
     A version-1 record kept no ledger: its Ledger tab is trusted, as it was then,
     and the next write upgrades the record.
@@ -180,7 +205,7 @@ def verify_record(record: Mapping[str, Any], tab_rect: Sequence[Sequence[Any]]) 
         checked.findings[0] = Finding(0, RECORD_EDITED + " (its ledger copy cannot be read; the Ledger tab's rows "
                                       "are used)", note=checked.findings[0].note)
         return checked
-    return verify(rows, tab_rect, players, name=name, record_sealed=seal_ok(record))
+    return verify(rows, tab_rect, players, name=name, record_sealed=seal_ok(record) if sealed is None else sealed)
 
 
 def verify(record_rows: Sequence[LedgerRow], tab_rect: Sequence[Sequence[Any]], players: Sequence[str], *,

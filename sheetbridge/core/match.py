@@ -62,6 +62,10 @@ class RoundRecord:
     _renderer: Any = field(default=None, repr=False, compare=False)   # draws the reports when first read
     stray: dict[str, list[str]] = field(default_factory=dict)  # what players typed outside the boxes (ignored)
     late: dict[str, dict[str, Any]] = field(default_factory=dict)   # player -> {locked_at, kept}: typed after the lock
+    # The round as the master's record holds it, (previous entry's seal, text, seal): set when it was read or
+    # first written, so a later write neither serialises nor seals it again (host/record.py). A round is
+    # never changed in place once resolved (undo and decide make new ones), so the text stays true.
+    stored: tuple[str, str, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def public(self) -> Report | None:
@@ -94,6 +98,7 @@ class RoundRecord:
         """Keep only the round's numbers, ledger and requests: for a simulation that has counted the
         facts and reads the round no more (its reports can no longer be drawn, nor the round replayed)."""
         self.facts, self.host_log, self.raw, self.submissions = (), [], {}, {}
+        self.stored = None
         self.detach()
 
     def to_json(self) -> dict:
@@ -651,12 +656,14 @@ class Match:
         return (Block("Final result", tuple(lines)), Block("Final standings", standings))
 
     # ------------------------------------------------------------ JSON
-    def to_json(self) -> dict:
+    def to_json(self, rounds: bool = True) -> dict:
+        """The match as its record holds it; `rounds=False` leaves out the rounds (the master's record
+        keeps each round as an entry of its own, written once: host/record.py)."""
         return {"version": RECORD_VERSION, "game": self.game.spec.id, "name": self.name,
                 "players": self.players, "options": self.options, "seed": self.seed,
                 "tables": self.setup_tables, "undos": self.undos, "decisions": self.decisions,
                 "position": self.position, **({"seats": self.seats} if self.seats else {}),
-                "rounds": [r.to_json() for r in self.rounds], "state": self.state,
+                **({"rounds": [r.to_json() for r in self.rounds]} if rounds else {}), "state": self.state,
                 "state_version": self.game.state_version,
                 "ledger": [r.as_list() for r in self.ledger.rows]}
 

@@ -18,6 +18,7 @@ from . import identity as ID
 from . import session
 from .config import CONFIG_FILE, read_config, write_config
 from .players import PlayerInfo
+from .record import read_head
 from .session import Progress
 from .tabs import board_tabs, master_tabs, player_tabs
 
@@ -194,7 +195,7 @@ def _replaced_game_files(folder: Path, store: Store) -> tuple[dict[str, str], st
             old = session.open_store(folder)   # (through the module: tests replace it there)
         master = cfg.get("master") or old.master_location()
         rect = old.open(MASTER, master).read([L.tab_name("record")])[L.tab_name("record")]
-        record = L.read_json_tab(rect, f"{master}, tab {L.tab_name('record')}")
+        record = read_head(rect, f"{master}, tab {L.tab_name('record')}")
         files = {MASTER: master, **({BOARD: record["board"]} if record.get("board") else {})}
         files.update({player_key(p): loc for p, loc in record.get("locations", {}).items()})
         return files, ""

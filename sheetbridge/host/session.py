@@ -22,6 +22,7 @@ from .confessionals import read_webhooks
 from .deadlines import RoundDeadlines
 from .picture_files import remove_leftovers
 from .players import PlayerInfo
+from .record import read_head, read_record
 from .tabs import DECISIONS_TAB, read_decisions
 
 Progress = Callable[[str], None]
@@ -69,6 +70,7 @@ class Loaded:
     webhook: str = ""                         # the Config tab's Discord webhook (menu's announce, watch's reminders)
     webhooks: dict[str, str] = field(default_factory=dict)     # player -> confessional webhook (Players tab only)
     picture_files: dict[str, str] = field(default_factory=dict)  # player -> their picture's Drive file (Google)
+    record_held: list[str] = field(default_factory=list)   # the round entries the Record tab holds (record.py)
 
     def record_extra(self) -> dict[str, Any]:
         """The host's bookkeeping stored beside the match in the record, for the next write."""
@@ -111,16 +113,17 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
             raise WorkbookError(f"{master.location}: no {L.tab_name('record')!r} tab; this is not a sheetbridge "
                                 "master workbook, or the tab was renamed")
         rect = master.read([L.tab_name("record")])[L.tab_name("record")]
-        game_id = L.read_json_tab(rect, f"{master.location}, tab {L.tab_name('record')}")["match"]["game"]
+        game_id = read_head(rect, f"{master.location}, tab {L.tab_name('record')}")["match"]["game"]
     try:
         rects = master.read(_tab_names(game_id) + [DECISIONS_TAB] + list(extra_tabs))
     except WorkbookError:   # a master written before the Decisions tab existed, or without an extra tab
         rects = master.read(_tab_names(game_id))
     where = f"{master.location}, tab "
-    record = L.read_json_tab(rects[L.tab_name("record")], where + L.tab_name("record"))
+    stored = read_record(rects[L.tab_name("record")], where + L.tab_name("record"))
+    record = stored.data
     store.import_cache(record.get("store", {}))
     # The record is the authority for the ledger; the Ledger tab is its checked copy (core/integrity.py).
-    checked = integrity.verify_record(record, rects[L.tab_name("ledger")])
+    checked = integrity.verify_record(record, rects[L.tab_name("ledger")], stored.sealed)
     if checked.problems:
         raise ConfigError(f"{master.location}: " + "; ".join(checked.problems))
     if checked.findings and not accept_ledger_edits:
@@ -129,6 +132,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
     game = get_game(game_id)
     tables = {t.name: rects[t.name] for t in game.spec.tables}
     match = load_match(record["match"], rows, tables=tables)
+    stored.keep(match)   # the rounds as stored: the next write adds only the new round's entry
     try:
         match.ledger.check_no_negative(match.players)
     except LedgerError as e:
@@ -170,6 +174,7 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
         setattr(ld, key, record.get(key, "") if typed is None else typed)
     ld.webhooks = read_webhooks(rects[L.tab_name("players")], match.players)
     ld.picture_files = dict(record.get("picture_files") or {})
+    ld.record_held = list(stored.texts or []) if stored.in_place else []
     return ld
 
 

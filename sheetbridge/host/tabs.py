@@ -16,15 +16,16 @@ from ..sheets.model import CellData, TabData, TabImage
 from ..sheets.store import Store
 from .confessionals import WEBHOOK_HEADER
 from .players import PlayerInfo
+from .record import record_tab
 
 
 def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mapping[str, str], board: str,
                 store: Store, warnings: Sequence[str] = (),
                 record_extra: Mapping[str, Any] | None = None,
-                webhooks: Mapping[str, str] | None = None) -> dict[str, TabData]:
+                webhooks: Mapping[str, str] | None = None, record_held: Sequence[str] = ()) -> dict[str, TabData]:
     """The master's tabs; `record_extra` adds the host's bookkeeping to the record (revision, saved entries);
     `webhooks`: each player's confessional webhook as the host typed it (kept in the Players tab only,
-    never in the record: confessionals.py)."""
+    never in the record: confessionals.py); `record_held`: the round entries the Record tab holds (host/record.py)."""
     m = ld_match
     game = m.game
     cfg_rows: list[list[Any]] = [["game", game.spec.id, game.spec.name], ["name", m.name, "this game's id in the ledger"],
@@ -59,10 +60,11 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     for rec in reversed(m.rounds):
         for line in rec.problems() + rec.host_log:
             log_rows.append([rec.round, line])
-    # Sealed with a checksum of itself, and the Ledger tab's column H chains its rows (core/integrity.py).
-    record = integrity.seal({"match": m.to_json(), "players": [{"name": p.name, "email": p.email} for p in players],
-                             "locations": dict(locations), "board": board, "store": store.export_cache(),
-                             **(record_extra or {})})
+    # A sealed head and one sealed entry per round (host/record.py); the Ledger tab's column H chains its
+    # rows (core/integrity.py).
+    record = record_tab(m, {"players": [{"name": p.name, "email": p.email} for p in players],
+                            "locations": dict(locations), "board": board, "store": store.export_cache(),
+                            **(record_extra or {})}, record_held)
     tabs = {
         L.tab_name("config"): L.key_value_tab(f"{game.spec.name}: configuration", cfg_rows, ["key", "value", "help"],
                                               max_widths={2: L.width("config_help")}),
@@ -77,7 +79,7 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
     for t in game.spec.tables:
         tabs[t.name] = L.table_tab(m.tables.get(t.name) or [[]])
     tabs[L.tab_name("log")] = L.table_tab(log_rows, max_widths={1: L.width("log_note")})
-    tabs[L.tab_name("record")] = L.json_tab(record)
+    tabs[L.tab_name("record")] = record
     return tabs
 
 

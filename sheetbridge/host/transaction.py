@@ -15,6 +15,7 @@ from . import identity as ID
 from .books import BookState, each_book, marker
 from .late_lock import locked_fill
 from .picture_files import PictureWrite, plan_pictures
+from .record import held_texts, read_head
 from .private_pictures import picture_link_of, picture_uploads, upload
 from .session import Loaded, Progress, is_locked
 from .tabs import board_tabs, master_tabs, player_tabs
@@ -125,7 +126,7 @@ def commit(ld: Loaded, progress: Progress | None = None) -> str:
 
     def draw() -> dict[str, TabData]:
         return master_tabs(m, ld.players, ld.locations, ld.board_location, ld.store, ld.warnings,
-                           record_extra=ld.record_extra(), webhooks=ld.webhooks)
+                           record_extra=ld.record_extra(), webhooks=ld.webhooks, record_held=ld.record_held)
 
     mtabs = draw()
     if ld.store.prepare_write(MASTER, ld.master.location, mtabs):
@@ -133,6 +134,7 @@ def commit(ld: Loaded, progress: Progress | None = None) -> str:
     check_revision(ld)
     ld.master.write(mtabs)
     ld.revision += 1
+    ld.record_held = held_texts(m)   # what the Record tab holds now: a later write adds only what is new
     if progress:
         progress("saved the master (the round's record and ledger)")
     return ld.master.location
@@ -141,7 +143,7 @@ def commit(ld: Loaded, progress: Progress | None = None) -> str:
 def check_revision(ld: Loaded) -> None:
     """Compare-and-set: refuse to write if another run wrote the master since this one read it."""
     rec_tab = L.tab_name("record")
-    now = L.read_json_tab(ld.master.read([rec_tab])[rec_tab], f"{ld.master.location}, tab {rec_tab}")
+    now = read_head(ld.master.read([rec_tab])[rec_tab], f"{ld.master.location}, tab {rec_tab}")
     if int(now.get("revision", 0)) != ld.revision:
         raise GameBusy("the game changed while this command ran (another sheetbridge, or a restored backup); "
                        "nothing was written: run the command again")

@@ -619,20 +619,27 @@ _XLSX_ESCAPE_LIKE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
 _XML_UNSAFE = re.compile("[\ud800-\udfff\ufffe\uffff]")
 
 
-def json_tab(data: Any) -> TabData:
-    """JSON split into cells of at most ``chunk`` characters, as Excel and Google count them
-    (xlsx cells hold 32767, Google's 50000), so no backend ever has to shorten one."""
+RECORD_TITLE = "sheetbridge record: do not edit"
+RECORD_HEAD = "head"     # column A of an entry record's row 2 (an older record's row 2 starts its JSON: "{")
+
+
+def json_text(data: Any) -> str:
+    """`data` as the canonical JSON a record tab holds (sorted keys, no spaces), escaped so every
+    backend stores and gives back exactly this text."""
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     # An "_" before "xHHHH_" is written as \u005f: the xlsx backend would escape it, making the cell longer.
     text = _XLSX_ESCAPE_LIKE.sub(r"\\u005f", text)
     # XML 1.0 cannot hold U+FFFE, U+FFFF or a lone surrogate (a player can type them; readers
     # give back U+FFFD): written as JSON escapes, the record reads back as it was sealed.
-    text = _XML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _XML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _chunks(text: str) -> list[str]:
+    """`text` in cells of at most ``chunk`` characters, as Excel and Google count them
+    (xlsx cells hold 32767, Google's 50000), so no backend ever has to shorten one."""
     size = int(_layout()["chunk"])
     if not text or max(text) <= "\uffff":   # one unit per character: plain slices (the loop below is slow)
-        chunks = [text[i:i + size] for i in range(0, len(text), size)] or [""]
-        return TabData(rows=[[CellData("sheetbridge record: do not edit")]] + [[CellData(c)] for c in chunks],
-                       hidden=True)
+        return [text[i:i + size] for i in range(0, len(text), size)] or [""]
     chunks, start, used = [], 0, 0
     for i, ch in enumerate(text):
         units = 2 if ord(ch) > 0xFFFF else 1
@@ -641,8 +648,32 @@ def json_tab(data: Any) -> TabData:
             start, used = i, 0
         used += units
     chunks.append(text[start:])
-    rows = [[CellData("sheetbridge record: do not edit")]] + [[CellData(c)] for c in chunks]
+    return chunks
+
+
+def json_tab(data: Any) -> TabData:
+    """JSON split into cells of at most ``chunk`` characters, one under another in column A."""
+    rows = [[CellData(RECORD_TITLE)]] + [[CellData(c)] for c in _chunks(json_text(data))]
     return TabData(rows=rows, hidden=True)
+
+
+def entries_tab(head: str, entries: Sequence[tuple[str, str]]) -> TabData:
+    """A record of entries: the head's JSON text in row 2, then one row per entry (label, text), each
+    text in cells of at most ``chunk`` characters from column B on. An entry already written keeps its
+    row and text, so a new round only adds a row (host/record.py)."""
+    rows = [[CellData(RECORD_TITLE)], [CellData(RECORD_HEAD)] + [CellData(c) for c in _chunks(head)]]
+    rows += [[CellData(label)] + [CellData(c) for c in _chunks(text)] for label, text in entries]
+    return TabData(rows=rows, hidden=True)
+
+
+def read_entries_tab(rect: Rect, where: str) -> tuple[str, list[str]] | None:
+    """The head's text and each entry's text of a record of entries (:func:`entries_tab`); None for a
+    record written as one JSON text (:func:`json_tab`, read by :func:`read_json_tab`)."""
+    if not rect or not rect[0] or not rect[0][0].startswith("sheetbridge record"):
+        raise WorkbookError(f"{where}: this is not a sheetbridge record tab (cell A1 was changed)")
+    if len(rect) < 2 or not rect[1] or rect[1][0] != RECORD_HEAD:
+        return None
+    return "".join(rect[1][1:]), ["".join(row[1:]) for row in rect[2:] if row and row[0]]
 
 
 def read_json_tab(rect: Rect, where: str) -> Any:
@@ -657,6 +688,7 @@ def read_json_tab(rect: Rect, where: str) -> Any:
 
 
 __all__ = ["FORM_TOP", "HELP_TITLE", "StrayEntry", "closed_form_tab", "color", "content_widths", "contrast",
-           "fit_width", "form_tab", "header_cells", "json_tab", "key_value_tab", "line_count", "line_height",
-           "luminance", "read_form", "read_json_tab", "readable_font", "report_tab", "row_heights", "stray_entries",
-           "tab_name", "table_tab", "text_width", "width"]
+           "entries_tab", "fit_width", "form_tab", "header_cells", "json_tab", "json_text", "key_value_tab",
+           "line_count", "line_height", "luminance", "read_entries_tab", "read_form", "read_json_tab",
+           "readable_font", "report_tab", "row_heights", "stray_entries", "tab_name", "table_tab", "text_width",
+           "width"]

@@ -83,6 +83,9 @@ class TabData:
     merges: list[Merge] = field(default_factory=list)   # cells shown as one; the value is in the first cell
     row_heights: dict[int, float] = field(default_factory=dict)  # 0-based row -> height in points
     images: list[TabImage] = field(default_factory=list)         # pictures over the cells (xlsx only)
+    # Rows [a, b) already hold these values in the book (read or written by this command: the master's
+    # record entries, host/record.py); a backend may leave them as they are (Google writes only the others).
+    kept_rows: tuple[int, int] = (0, 0)
 
     @property
     def width(self) -> int:

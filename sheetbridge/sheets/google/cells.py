@@ -154,8 +154,9 @@ def add_sheet_request(sheet_id: int, title: str, tab: TabData, grid: Mapping[str
                                         "hidden": tab.hidden, "gridProperties": grid}}}
 
 
-def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int]) -> list[dict]:
-    """Column widths, every cell (values, formats, dropdowns), merges and row heights."""
+def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int], exists: bool = False) -> list[dict]:
+    """Column widths, every cell (values, formats, dropdowns), merges and row heights. In a tab that
+    `exists`, the rows ``tab.kept_rows`` says it holds already are not sent again."""
     reqs: list[dict] = []
     reqs.append({"updateDimensionProperties": {
         "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": 0,
@@ -166,10 +167,18 @@ def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int]) -> li
             "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": int(col),
                       "endIndex": int(col) + 1},
             "properties": {"pixelSize": int(round(float(width) * 7 + 5))}, "fields": "pixelSize"}})
-    reqs.append({"updateCells": {
-        "range": {"sheetId": sheet_id},
-        "rows": [{"values": [cell_json(c) for c in row]} for row in tab.rows],
-        "fields": WRITE_FIELDS}})
+    a, b = tab.kept_rows
+    if exists and 0 <= a < b <= len(tab.rows):
+        # the rows above the kept ones, then those below to the grid's end (rows below the last are cleared)
+        parts = ([({"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": a}, tab.rows[:a])] if a else [])
+        parts.append(({"sheetId": sheet_id, "startRowIndex": b}, tab.rows[b:]))
+    else:
+        parts = [({"sheetId": sheet_id}, tab.rows)]
+    for rng, rows in parts:
+        reqs.append({"updateCells": {
+            "range": rng,
+            "rows": [{"values": [cell_json(c) for c in row]} for row in rows],
+            "fields": WRITE_FIELDS}})
     for r0, c0, r1, c1 in tab.merges:
         reqs.append({"mergeCells": {"range": _grid(sheet_id, r0, r1, c0, c1), "mergeType": "MERGE_ALL"}})
     for row, height in sorted(tab.row_heights.items()):

@@ -189,7 +189,8 @@ class SheetIds:
         #                      | ("reprotect", title, id, sig) | ("unprotect", title)
         for title, tab in tabs.items():
             grid = grid_properties(tab)
-            if title in sheets:
+            exists = title in sheets
+            if exists:
                 sheet_id = sheets[title]
                 reqs += replace_sheet_requests(sheet_id, title, tab, grid)
             else:
@@ -201,7 +202,7 @@ class SheetIds:
                 sheets[title] = sheet_id
                 pending.append(("sheet", title, sheet_id))
                 reqs.append(add_sheet_request(sheet_id, title, tab, grid))
-            reqs += content_requests(sheet_id, tab, grid)
+            reqs += content_requests(sheet_id, tab, grid, exists)
             more, todo = protection_requests(sheet_id, title, tab, entry["protected"].get(title),
                                              self.host_email, at=len(reqs))
             reqs += more

@@ -1,0 +1,173 @@
+"""A round costs what the round changes: one resolve late in a game against one at round 1 (issue 31).
+
+    python benchmarks/resolve_rounds.py [--repeat 5] [--players 30] [--rounds 1 60] [--google 9] [--skip-xlsx]
+
+1. xlsx: a Three Modular Rooms game (host options rounds=80, cards not used up, so it lasts past its usual
+   11 rounds) is brought to each round (the earlier rounds resolved in memory and written once, every
+   player's entries typed in) and kept as a pristine folder. Each repeat times one `host.resolve.resolve`
+   on a copy of each folder, the cases interleaved, each in a fresh Python process warmed up first by the
+   same work on a small game. Prints the medians and each round's ratio to the first round's
+   (goal: round 60 within 1.25x of round 1).
+2. Google (the offline fake, tests/fake_google): the bytes one `resolve` sends (request bodies), the master's
+   and all of them, at each round for a game of `--google` players (goal: flat in rounds).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GAME = "three-modular-rooms"
+OPTIONS = {"rounds": "80", "cards_consumed": "no"}
+NAMES = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max", "Ned", "Oz",
+         "Pia", "Quin", "Rae", "Sam", "Tia", "Uma", "Vic", "Wes", "Xia", "Yul", "Zoe", "Abe", "Bea", "Cal", "Dot"]
+GOAL_RATIO = 1.25   # the issue's goal: round 60 within 1.25x of round 1 (30 players)
+
+
+def game_at_round(store, folder: Path, players: int, round_no: int, seed: int = 1) -> None:
+    """A game whose open round is `round_no`, every player's entries typed in. The rounds before are
+    resolved in memory and written once (a resolve each would take minutes), as a resolve writes them."""
+    from sheetbridge.core.match import random_submissions
+    from sheetbridge.core.rng import Rng
+    from sheetbridge.host.books import read_books
+    from sheetbridge.host.demo import fill_submission
+    from sheetbridge.host.new import new_game
+    from sheetbridge.host.players import PlayerInfo
+    from sheetbridge.host.session import load
+    from sheetbridge.host.transaction import commit, plan, write_all
+    names = (NAMES * (players // len(NAMES) + 1))[:players]
+    names = [n if names[:i].count(n) == 0 else f"{n}{names[:i].count(n)}" for i, n in enumerate(names)]
+    new_game(GAME, [PlayerInfo(n, "", 20) for n in names], store, seed=seed, folder=folder, options=OPTIONS)
+    rng = Rng.from_seed(seed, "bench")
+    if round_no > 1:
+        ld = load(store)
+        books = read_books(ld)
+        for _ in range(round_no - 1):
+            ld.match.resolve(random_submissions(ld.match, rng))
+        ld.opens_round = True
+        writes = plan(ld, books)
+        commit(ld)
+        write_all(ld, writes, None, checked=True)
+    ld = load(store)
+    for p, raw in random_submissions(ld.match, rng).items():
+        fill_submission(store, ld, p, raw)
+
+
+# ------------------------------------------------------------ xlsx: one timed run (in its own process)
+
+def time_resolve(folder: Path) -> float:
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import open_store
+    t = time.perf_counter()
+    res = resolve(open_store(folder))
+    elapsed = time.perf_counter() - t
+    assert res.action == "resolved", res.message
+    return elapsed
+
+
+def timed(pristine: Path, warm: Path, tmp: Path) -> float:
+    run, warm_run = tmp / "run", tmp / "warm"
+    shutil.copytree(pristine, run)
+    shutil.copytree(warm, warm_run)
+    try:
+        out = subprocess.run([sys.executable, __file__, "--time", str(warm_run), str(run)],
+                             capture_output=True, text=True, check=True).stdout
+        return float(out.split()[-1])
+    finally:
+        shutil.rmtree(run)
+        shutil.rmtree(warm_run)
+
+
+def xlsx(args: argparse.Namespace) -> None:
+    from sheetbridge.sheets.xlsx import XlsxStore
+    print(f"{GAME} (rounds=80, cards not used up), xlsx: one resolve at each round; medians of {args.repeat} "
+          f"interleaved runs, each in a fresh process")
+    with tempfile.TemporaryDirectory() as tmp:
+        warm = Path(tmp) / "warm-up"
+        game_at_round(XlsxStore(warm), warm, 3, 1, seed=2)
+        for players in args.players:
+            folders = {}
+            for r in args.rounds:
+                folders[r] = Path(tmp) / f"p{players}-r{r}"
+                game_at_round(XlsxStore(folders[r]), folders[r], players, r)
+            times: dict[int, list[float]] = {r: [] for r in args.rounds}
+            for _ in range(args.repeat):
+                for r in args.rounds:
+                    times[r].append(timed(folders[r], warm, Path(tmp)))
+            first = statistics.median(times[args.rounds[0]])
+            for r in args.rounds:
+                med = statistics.median(times[r])
+                ratio = med / first
+                verdict = "ok" if ratio <= GOAL_RATIO else "over"
+                goal = f", goal <= {GOAL_RATIO}x: {verdict}" if r != args.rounds[0] else ""
+                print(f"  {players:3d} players, round {r:3d}: resolve {med:.3f} s, {ratio:.2f}x round "
+                      f"{args.rounds[0]}{goal}", flush=True)
+
+
+# ------------------------------------------------------------ Google: bytes sent per resolve
+
+def google(players: int, rounds: list[int]) -> None:
+    from sheetbridge.host.config import CONFIG_FILE
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.sheets import google as G
+    from tests.fake_google import FakeGoogle
+    host = "host@example.com"
+    print(f"{GAME}, Google (offline fake), {players} players: bytes one resolve sends (goal: flat in rounds)")
+    base = None
+    for r in rounds:
+        fake = FakeGoogle(seed=1)
+        with tempfile.TemporaryDirectory() as d:
+            folder = Path(d) / "game"
+            game_at_round(fake.store(host, game_folder=folder), folder, players, r)
+            cfg = json.loads((folder / CONFIG_FILE).read_text())
+            store = G.open_google_store({**cfg, "folder": str(folder)}, session=fake.session(host),
+                                        clock=fake.clock, sleep=fake.sleep, wall_clock=fake.wall_clock)
+            store.game_id = cfg["game"]
+            sent: Counter[str] = Counter()
+            handle = fake.handle
+
+            def counted(method, url, headers, body, timeout=None):
+                sent["all"] += len(body or b"")
+                if store.master_location() in url:
+                    sent["master"] += len(body or b"")
+                return handle(method, url, headers, body, timeout)
+            fake.handle = counted
+            res = resolve(store)
+            assert res.action == "resolved", res.message
+            base = base or sent["all"]
+            print(f"  round {r:3d}: {sent['all'] / 1e3:9.1f} kB sent, the master's {sent['master'] / 1e3:8.1f} kB "
+                  f"({sent['all'] / base:.2f}x round {rounds[0]})", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--players", type=int, nargs="+", default=[30])
+    ap.add_argument("--rounds", type=int, nargs="+", default=[1, 60])
+    ap.add_argument("--google", type=int, default=9, help="players of the Google game (0: skip)")
+    ap.add_argument("--google-rounds", type=int, nargs="+", default=[1, 11, 30, 60])
+    ap.add_argument("--skip-xlsx", action="store_true")
+    ap.add_argument("--time", nargs=2, metavar=("WARM", "FOLDER"), help=argparse.SUPPRESS)   # a child's run
+    args = ap.parse_args()
+    if args.time:
+        time_resolve(Path(args.time[0]))
+        print(time_resolve(Path(args.time[1])))
+        return
+    if not args.skip_xlsx:
+        xlsx(args)
+    if args.google:
+        google(args.google, args.google_rounds)
+
+
+if __name__ == "__main__":
+    main()
