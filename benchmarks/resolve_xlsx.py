@@ -18,7 +18,8 @@ as they are after it). Each repeat times, one after the other, each on fresh cop
 
 Each is timed in a fresh Python process, warmed up first by the same work on another, small game
 (imports, templates and fonts loaded, as in any process that has resolved once): no cache or
-garbage of one timed run helps or hurts another. Prints the medians and the ratios, and how many
+garbage of one timed run helps or hurts another. Prints the medians and the ratios, of the wall
+clock and of the process's CPU time (steadier when other processes share the cores), and how many
 of the resolve's writes replaced whole books (the fast writer) or only some tabs (openpyxl).
 `--rate` adds the pure resolver's rounds per second.
 """
@@ -73,16 +74,26 @@ def game_at_round(folder: Path, players: int, round_no: int, seed: int = 1) -> N
 
 # ------------------------------------------------------------ one timed run (in its own process)
 
-def time_floor(folder: Path) -> float:
+def clock() -> tuple[float, float]:
+    """Wall-clock and CPU seconds (the CPU time of this process: steadier on a busy machine)."""
+    return time.perf_counter(), time.process_time()
+
+
+def since(start: tuple[float, float]) -> tuple[float, float]:
+    now = clock()
+    return now[0] - start[0], now[1] - start[1]
+
+
+def time_floor(folder: Path) -> tuple[float, float]:
     import openpyxl
     files = sorted(folder.rglob("*.xlsx"))
-    t = time.perf_counter()
+    t = clock()
     for f in files:
         openpyxl.load_workbook(f).save(f)
-    return time.perf_counter() - t
+    return since(t)
 
 
-def time_physical(folder: Path) -> float:
+def time_physical(folder: Path) -> tuple[float, float]:
     """The physical floor (see the module's text): `folder` holds the game before the resolve, and
     in CHANGED the files the resolve changes, as they are after it."""
     import zlib
@@ -90,7 +101,7 @@ def time_physical(folder: Path) -> float:
     after = json.loads((folder / CHANGED).read_text())
     files = sorted(f for f in folder.rglob("*.xlsx") if f.relative_to(folder).parts[0] != "after")
     written = [folder / "after" / name for name in after]
-    t = time.perf_counter()
+    t = clock()
     for f in files:
         with zipfile.ZipFile(f) as z:
             for info in z.infolist():
@@ -104,7 +115,7 @@ def time_physical(folder: Path) -> float:
             c = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
             c.compress(part)
             c.flush()
-    return time.perf_counter() - t
+    return since(t)
 
 
 def with_after(pristine: Path, changed: Path) -> Path:
@@ -123,17 +134,17 @@ def with_after(pristine: Path, changed: Path) -> Path:
     return folder
 
 
-def time_resolve(folder: Path) -> float:
+def time_resolve(folder: Path) -> tuple[float, float]:
     from sheetbridge.host.resolve import resolve
     from sheetbridge.host.session import open_store
-    t = time.perf_counter()
+    t = clock()
     res = resolve(open_store(folder))   # as the CLI opens it (the game's id from sheetbridge.json)
-    elapsed = time.perf_counter() - t
+    elapsed = since(t)
     assert res.action == "resolved", res.message
     return elapsed
 
 
-def timed(kind: str, pristine: Path, warm: Path, tmp: Path) -> float:
+def timed(kind: str, pristine: Path, warm: Path, tmp: Path) -> tuple[float, float]:
     """One run in a fresh process: the same work on a copy of `warm` first, then timed on a copy of `pristine`."""
     run, warm_run = tmp / "run", tmp / "warm"
     shutil.copytree(pristine, run)
@@ -141,7 +152,8 @@ def timed(kind: str, pristine: Path, warm: Path, tmp: Path) -> float:
     try:
         out = subprocess.run([sys.executable, __file__, "--time", kind, str(warm_run), str(run)],
                              capture_output=True, text=True, check=True).stdout
-        return float(out.split()[-1])
+        wall, cpu = out.split()[-2:]
+        return float(wall), float(cpu)
     finally:
         shutil.rmtree(run)
         shutil.rmtree(warm_run)
@@ -196,7 +208,7 @@ def main() -> None:
         kind, warm, folder = args.time
         measure = {"floor": time_floor, "physical": time_physical, "resolve": time_resolve}[kind]
         measure(Path(warm))
-        print(measure(Path(folder)))
+        print(*measure(Path(folder)))
         return
     print(f"{GAME}: offline resolve against the physical floor (inflate and parse what is read, deflate what is "
           f"written; goal <= {GOAL_PHYSICAL}x) and the openpyxl floor (load + save of the same files; goal <= "
@@ -223,12 +235,16 @@ def main() -> None:
                     resolves.append(timed("resolve", pristine, warm, Path(tmp)))
                     physicals.append(timed("physical", physical, warm_physical, Path(tmp)))
                     floors.append(timed("floor", pristine, warm, Path(tmp)))
-                r, f, ph = statistics.median(resolves), statistics.median(floors), statistics.median(physicals)
                 writes = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
-                print(f"  {players:2d} players, round {round_no:2d}, {nfiles:2d} files: resolve {r:.3f} s; "
-                      f"physical floor {ph:.3f} s, ratio {r / ph:.2f}x, goal <= {GOAL_PHYSICAL}x: "
-                      f"{'ok' if r / ph <= GOAL_PHYSICAL else 'over'}; openpyxl floor {f:.3f} s, ratio {r / f:.2f}x, "
-                      f"goal <= {GOAL_RATIO}x: {'ok' if r / f <= GOAL_RATIO else 'over'}  (writes: {writes})", flush=True)
+                print(f"  {players:2d} players, round {round_no:2d}, {nfiles:2d} files (writes: {writes})")
+                for i, what in enumerate(("wall clock", "CPU")):
+                    r = statistics.median(t[i] for t in resolves)
+                    f = statistics.median(t[i] for t in floors)
+                    ph = statistics.median(t[i] for t in physicals)
+                    print(f"    {what:10s}: resolve {r:.3f} s; physical floor {ph:.3f} s, ratio {r / ph:.2f}x "
+                          f"(goal: <= {GOAL_PHYSICAL}x: {'ok' if r / ph <= GOAL_PHYSICAL else 'over'}); openpyxl floor "
+                          f"{f:.3f} s, ratio {r / f:.2f}x (goal: <= {GOAL_RATIO}x: {'ok' if r / f <= GOAL_RATIO else 'over'})",
+                          flush=True)
     if args.rate:
         print(f"  pure resolver: {rate():.0f} rounds per second")
 

@@ -170,9 +170,13 @@ def book_bytes(tabs: Mapping[str, TabData], title: str | None = None, shared: Sh
         if not tab.hidden and not active:
             ws.activate()
             active = True
-    with _stored_package():
+    parts: list[tuple[str, bytes]] = []
+    with _parts_kept(parts):
         wb.close()
-    return _finish(out.getvalue(), sheets)
+    if not parts:   # (XlsxWriter packed them itself)
+        with zipfile.ZipFile(io.BytesIO(out.getvalue())) as src:
+            parts = [(info.filename, src.read(info)) for info in src.infolist()]
+    return _finish(parts, sheets)
 
 
 class SharedTabs:
@@ -199,19 +203,37 @@ class SharedTabs:
         return d
 
 
+_PACKING = threading.Lock()   # (:func:`_parts_kept` swaps a name in XlsxWriter's module while a book closes)
+
+
 @contextmanager
-def _stored_package() -> Iterator[None]:
-    """XlsxWriter packs its parts without compressing them: :func:`_finish` unpacks them and packs
-    the book again, compressed, so compressing here was work thrown away (about 6% of a write).
-    XlsxWriter reads the compression from its module's ZIP_DEFLATED when it opens the package;
-    whichever it reads, the book is the same, as :func:`_finish` compresses every part itself."""
+def _parts_kept(parts: list[tuple[str, bytes]]) -> Iterator[None]:
+    """XlsxWriter's parts as it makes them, in its order, instead of packed: :func:`_finish` would
+    unpack them to put ours in and pack the book again, compressed (packing and unpacking it was
+    about a tenth of a write). XlsxWriter packs through its module's ``ZipFile`` (``writestr``,
+    ``compression``, ``close``), which stands aside meanwhile; should a version of XlsxWriter pack
+    otherwise, nothing is kept and :func:`book_bytes` unpacks the package it wrote, as before."""
+
+    class Kept:
+        compression = zipfile.ZIP_STORED
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def writestr(self, info: zipfile.ZipInfo, data: bytes) -> None:
+            parts.append((info.filename, data))
+
+        def close(self) -> None:
+            pass
+
     module = xlsxwriter.workbook
-    saved = module.ZIP_DEFLATED
-    module.ZIP_DEFLATED = zipfile.ZIP_STORED
-    try:
-        yield
-    finally:
-        module.ZIP_DEFLATED = saved
+    with _PACKING:
+        saved = module.ZipFile
+        module.ZipFile = Kept   # type: ignore[misc,assignment]
+        try:
+            yield
+        finally:
+            module.ZipFile = saved
 
 
 class _Formats:
@@ -421,10 +443,8 @@ def _cols_xml(widths: Mapping[int, float], hidden: Sequence[int]) -> bytes:
     return ("<cols>" + "".join(cols[c] for c in sorted(cols)) + "</cols>").encode()
 
 
-def _finish(data: bytes, sheets: Mapping[str, _Sheet]) -> bytes:
-    """XlsxWriter's package with our parts of each tab (:func:`_sheet_xml`), every entry at a fixed time."""
-    with zipfile.ZipFile(io.BytesIO(data)) as src:
-        parts = [(info.filename, src.read(info)) for info in src.infolist()]
+def _finish(parts: Sequence[tuple[str, bytes]], sheets: Mapping[str, _Sheet]) -> bytes:
+    """XlsxWriter's parts with ours in each tab (:func:`_sheet_xml`), packed, every entry at a fixed time."""
     index: dict[Any, int] = {}   # format -> its index in styles.xml, from the cells XlsxWriter wrote
     for name, part in parts:
         if name in sheets:
