@@ -18,6 +18,12 @@ a read wants values only, and a resolve replaces every tab of the books it write
   out ``fitToWidth="1"``. Each look's index in styles.xml is read back from the one cell per look
   XlsxWriter is given. Text is stored inline (``t="inlineStr"``), as openpyxl stored it.
 
+A tab's part of this (its cells, widths, merges, page setup, looks and dropdowns: :func:`_draw`)
+does not depend on the book it goes into but for each look's index in styles.xml, left as "{n}":
+:class:`SharedTabs` keeps the last few tabs drawn, so that a round draws the public board once for
+every player's book (the store keeps one). XlsxWriter hands its parts over as it makes them
+(:func:`_parts_kept`), and the book is packed once, compressed.
+
 The result is what the openpyxl writer in ``xlsx.py`` gives (tests/test_xlsx_writers.py compares
 them cell by cell), and the same tabs give the same bytes: fixed dates, fixed zip entry times.
 """
