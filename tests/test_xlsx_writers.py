@@ -154,16 +154,43 @@ def test_the_fast_writer_is_byte_deterministic_and_its_xml_well_formed(tmp_path,
                 ElementTree.fromstring(z.read(info))          # raises on malformed XML
         core = z.read("docProps/core.xml").decode()
     assert "2000-01-01T00:00:00Z" in core and "the host master" in core
-    # XlsxWriter packed its parts uncompressed for us; its module is as it was, also after a failure
+    # XlsxWriter handed its parts over unpacked; its module is as it was, also after a failure
     import xlsxwriter.workbook
-    assert xlsxwriter.workbook.ZIP_DEFLATED == zipfile.ZIP_DEFLATED
-    def fails(file, mode, compression, **kwargs):
-        assert compression == zipfile.ZIP_STORED
+    import xlsxwriter.packager
+    assert xlsxwriter.workbook.ZipFile is zipfile.ZipFile
+    def fails(self):
         raise RuntimeError("out of memory")
-    monkeypatch.setattr(xlsxwriter.workbook, "ZipFile", fails)
-    with pytest.raises(RuntimeError):
-        F.book_bytes(tabs, "the host master")
-    assert xlsxwriter.workbook.ZIP_DEFLATED == zipfile.ZIP_DEFLATED
+    with monkeypatch.context() as m:
+        m.setattr(xlsxwriter.packager.Packager, "_create_package", fails)
+        with pytest.raises(RuntimeError):
+            F.book_bytes(tabs, "the host master")
+    assert xlsxwriter.workbook.ZipFile is zipfile.ZipFile
+    # an XlsxWriter that packs its parts itself (no ZipFile of its module to stand in for) gives the same book
+    from contextlib import nullcontext
+    monkeypatch.setattr(F, "_parts_kept", lambda parts: nullcontext())
+    assert F.book_bytes(tabs, "the host master") == first
+
+
+def test_a_tab_shared_by_books_is_drawn_once_and_gives_the_same_bytes(monkeypatch):
+    from sheetbridge.sheets.layout import tab_name
+    names = players_for("three-modular-rooms")
+    m = new_match("three-modular-rooms", names, seed=4, garnets={n: 10 for n in names})
+    rng = Rng.from_seed(4, "writers")
+    m.resolve(random_submissions(m, rng, 0.3))
+    players = [player_tabs(m, n, random_submissions(m, rng, 0.3).get(n), picture=True) for n in names]
+    alone = [F.book_bytes(tabs) for tabs in players]
+    drawn = []
+    real = F._draw
+    monkeypatch.setattr(F, "_draw", lambda tab: drawn.append(tab) or real(tab))
+    shared = F.SharedTabs()
+    assert [F.book_bytes(tabs, shared=shared) for tabs in players] == alone
+    board = players[0][tab_name("board")]
+    assert sum(tab == board for tab in drawn) == 1                        # the public board: drawn once
+    assert len(drawn) < 3 * len(players)
+    # a tab changed after it was drawn is drawn again (the cache keeps its own copy)
+    board.rows[0][0] = C("changed")
+    again = F.book_bytes(players[0], shared=shared)
+    assert again != alone[0] and again == F.book_bytes(players[0])
 
 
 def test_a_read_gives_back_what_the_fast_writer_wrote(tmp_path):

@@ -55,11 +55,13 @@ PORTRAIT_COLUMNS = fast.PORTRAIT_COLUMNS   # widest tab (in characters) printed 
 
 
 class XlsxBook(Book):
-    def __init__(self, key: str, path: Path, location: str, tmp_dir: Path | None = None) -> None:
+    def __init__(self, key: str, path: Path, location: str, tmp_dir: Path | None = None,
+                 shared: fast.SharedTabs | None = None) -> None:
         self.key = key
         self.path = path
         self.location = location
         self.tmp_dir = tmp_dir
+        self.shared = shared   # tabs drawn for the store's other books (the public board, drawn once)
 
     def _load(self, read_only: bool):
         from openpyxl import load_workbook   # only a write of some tabs, or of cells, needs it (issue 31)
@@ -128,7 +130,8 @@ class XlsxBook(Book):
         if set(existing) <= set(tabs):
             # Every tab is replaced: the book is written afresh, by the fast writer.
             order = existing + [t for t in tabs if t not in existing]
-            replace_atomically(self.path, fast.book_bytes({name: tabs[name] for name in order}), self.tmp_dir)
+            replace_atomically(self.path, fast.book_bytes({name: tabs[name] for name in order}, shared=self.shared),
+                               self.tmp_dir)
         else:
             # Some tabs only: openpyxl carries the others over as they are.
             wb = self._load(read_only=False)
@@ -159,6 +162,7 @@ class XlsxStore(Store):
 
     def __init__(self, folder: str | os.PathLike) -> None:
         self.folder = Path(folder)
+        self.shared = fast.SharedTabs()   # a round's books share the public board's tab: drawn once
 
     @contextmanager
     def lock(self, command: str) -> Iterator[None]:
@@ -252,11 +256,11 @@ class XlsxStore(Store):
     def create(self, key: str, title: str, tabs: Mapping[str, TabData],
                reader_email: str | None = None, writer_email: str | None = None) -> BookInfo:
         location = self.location_for(key)
-        replace_atomically(self.folder / location, fast.book_bytes(tabs, title), self.tmp_dir)
+        replace_atomically(self.folder / location, fast.book_bytes(tabs, title, self.shared), self.tmp_dir)
         return BookInfo(key, location, title)
 
     def open(self, key: str, location: str) -> XlsxBook:
-        return XlsxBook(key, self.folder / location, location, self.tmp_dir)
+        return XlsxBook(key, self.folder / location, location, self.tmp_dir, self.shared)
 
     def master_location(self) -> str:
         return "master.xlsx"

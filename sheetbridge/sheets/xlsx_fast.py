@@ -18,16 +18,24 @@ a read wants values only, and a resolve replaces every tab of the books it write
   out ``fitToWidth="1"``. Each look's index in styles.xml is read back from the one cell per look
   XlsxWriter is given. Text is stored inline (``t="inlineStr"``), as openpyxl stored it.
 
+A tab's part of this (its cells, widths, merges, page setup, looks and dropdowns: :func:`_draw`)
+does not depend on the book it goes into but for each look's index in styles.xml, left as "{n}":
+:class:`SharedTabs` keeps the last few tabs drawn, so that a round draws the public board once for
+every player's book (the store keeps one). XlsxWriter hands its parts over as it makes them
+(:func:`_parts_kept`), and the book is packed once, compressed.
+
 The result is what the openpyxl writer in ``xlsx.py`` gives (tests/test_xlsx_writers.py compares
 them cell by cell), and the same tabs give the same bytes: fixed dates, fixed zip entry times.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import io
 import math
 import re
+import threading
 import warnings
 import zipfile
 import zlib
@@ -150,8 +158,9 @@ def cell_text(value: str) -> str:
         room -= len(escaped) - XLSX_CELL_LIMIT
 
 
-def book_bytes(tabs: Mapping[str, TabData], title: str | None = None) -> bytes:
-    """A whole .xlsx book holding `tabs` in order (the same bytes for the same tabs)."""
+def book_bytes(tabs: Mapping[str, TabData], title: str | None = None, shared: SharedTabs | None = None) -> bytes:
+    """A whole .xlsx book holding `tabs` in order (the same bytes for the same tabs). `shared`: tabs
+    already drawn for other books (a round writes the same public board into every player's book)."""
     out = io.BytesIO()
     wb = xlsxwriter.Workbook(out, {"in_memory": True})
     props: dict[str, Any] = {"created": FIXED_DATE}
@@ -159,33 +168,78 @@ def book_bytes(tabs: Mapping[str, TabData], title: str | None = None) -> bytes:
         props["title"] = title
     wb.set_properties(props)
     formats = _Formats(wb)
-    texts: dict[str, str] = {}     # value -> its <c> ending (a book repeats many values)
     sheets: dict[str, _Sheet] = {}
     active = False
     for n, (name, tab) in enumerate(tabs.items(), start=1):
         ws = wb.add_worksheet(name)
-        sheets[f"xl/worksheets/sheet{n}.xml"] = _fill_sheet(ws, tab, formats, texts)
+        sheets[f"xl/worksheets/sheet{n}.xml"] = _fill_sheet(ws, shared.drawn(tab) if shared else _draw(tab), formats)
         if not tab.hidden and not active:
             ws.activate()
             active = True
-    with _stored_package():
+    parts: list[tuple[str, bytes]] = []
+    with _parts_kept(parts):
         wb.close()
-    return _finish(out.getvalue(), sheets)
+    if not parts:   # (XlsxWriter packed them itself)
+        with zipfile.ZipFile(io.BytesIO(out.getvalue())) as src:
+            parts = [(info.filename, src.read(info)) for info in src.infolist()]
+    return _finish(parts, sheets)
+
+
+class SharedTabs:
+    """The last few tabs drawn (:func:`_draw`), for the books of one command to reuse: a round
+    writes the same public board into every player's book, drawn once. A tab is found by
+    equality (its cells are mostly the very same objects, so comparing is quick); the cache
+    keeps a copy of each tab's containers, so a caller changing a tab afterwards changes nothing here."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._drawn: list[_Drawn] = []   # most recently used first
+        self._lock = threading.Lock()
+
+    def drawn(self, tab: TabData) -> _Drawn:
+        with self._lock:
+            for i, d in enumerate(self._drawn):
+                if d.tab == tab:
+                    self._drawn.insert(0, self._drawn.pop(i))
+                    return d
+        d = _draw(tab)
+        with self._lock:
+            self._drawn.insert(0, d)
+            del self._drawn[self.size:]
+        return d
+
+
+_PACKING = threading.Lock()   # (:func:`_parts_kept` swaps a name in XlsxWriter's module while a book closes)
 
 
 @contextmanager
-def _stored_package() -> Iterator[None]:
-    """XlsxWriter packs its parts without compressing them: :func:`_finish` unpacks them and packs
-    the book again, compressed, so compressing here was work thrown away (about 6% of a write).
-    XlsxWriter reads the compression from its module's ZIP_DEFLATED when it opens the package;
-    whichever it reads, the book is the same, as :func:`_finish` compresses every part itself."""
+def _parts_kept(parts: list[tuple[str, bytes]]) -> Iterator[None]:
+    """XlsxWriter's parts as it makes them, in its order, instead of packed: :func:`_finish` would
+    unpack them to put ours in and pack the book again, compressed (packing and unpacking it was
+    about a tenth of a write). XlsxWriter packs through its module's ``ZipFile`` (``writestr``,
+    ``compression``, ``close``), which stands aside meanwhile; should a version of XlsxWriter pack
+    otherwise, nothing is kept and :func:`book_bytes` unpacks the package it wrote, as before."""
+
+    class Kept:
+        compression = zipfile.ZIP_STORED
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def writestr(self, info: zipfile.ZipInfo, data: bytes) -> None:
+            parts.append((info.filename, data))
+
+        def close(self) -> None:
+            pass
+
     module = xlsxwriter.workbook
-    saved = module.ZIP_DEFLATED
-    module.ZIP_DEFLATED = zipfile.ZIP_STORED
-    try:
-        yield
-    finally:
-        module.ZIP_DEFLATED = saved
+    with _PACKING:
+        saved = module.ZipFile
+        module.ZipFile = Kept   # type: ignore[misc,assignment]
+        try:
+            yield
+        finally:
+            module.ZipFile = saved
 
 
 class _Formats:
@@ -196,67 +250,91 @@ class _Formats:
         self.cache: dict[tuple, Any] = {}
         self.placed: set[Any] = set()   # formats already written in a cell, for XlsxWriter to index
 
-    def get(self, data: CellData) -> Any:
-        key = (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
+    def get(self, key: tuple) -> Any:
+        """The format of a look (:func:`_look`; None for the default look)."""
         fmt = self.cache.get(key, False)
         if fmt is False:
-            fmt = self.cache[key] = self._make(data) if any(key) else None
+            fmt = self.cache[key] = self._make(key) if any(key) else None
         return fmt
 
-    def _make(self, data: CellData) -> Any:
+    def _make(self, key: tuple) -> Any:
+        fill, bold, font, size, wrap, align, valign, input_ = key
         props: dict[str, Any] = {}
-        if data.fill:
-            props.update(pattern=1, bg_color="#" + data.fill)
-        if data.bold or data.font or data.size:
+        if fill:
+            props.update(pattern=1, bg_color="#" + fill)
+        if bold or font or size:
             # Named as the book's default font: without a name LibreOffice falls back to a serif face.
-            props.update(font_name=BOOK_FONT, font_size=data.size or BOOK_FONT_SIZE, bold=bool(data.bold))
-            if data.font:
-                props["font_color"] = "#" + data.font
-        if data.wrap:
+            props.update(font_name=BOOK_FONT, font_size=size or BOOK_FONT_SIZE, bold=bool(bold))
+            if font:
+                props["font_color"] = "#" + font
+        if wrap:
             props["text_wrap"] = True
-        if data.align in ("left", "center", "right"):
-            props["align"] = data.align
-        if data.valign in ("top", "middle", "bottom"):
-            props["valign"] = "vcenter" if data.valign == "middle" else data.valign
-        if data.input:
+        if align in ("left", "center", "right"):
+            props["align"] = align
+        if valign in ("top", "middle", "bottom"):
+            props["valign"] = "vcenter" if valign == "middle" else valign
+        if input_:
             props["locked"] = False
         return self.wb.add_format(props)
+
+
+def _look(data: CellData) -> tuple:
+    """What a cell's format is made of (all empty: the default look, no format)."""
+    return (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
+
+
+@dataclass
+class _Drawn:
+    """What a tab's XML holds of ours, drawn once whichever book it goes into (:func:`_draw`)."""
+    tab: TabData          # a copy of its containers: an equal tab is drawn the same
+    looks: list[tuple[int, int, tuple]]   # the first cell (row, column) of each look, in the order met
+    validations: list[tuple[int, int, dict[str, Any]]]   # (first cell, XlsxWriter's options), in order
+    cells: str            # <sheetData>, with "{n}" for the style index of the n-th look (braces doubled)
+    dimension: bytes
+    cols: bytes
+    page: bytes
+    merges: bytes
+    landscape: bool
 
 
 @dataclass
 class _Sheet:
     """What we write into a tab's XML ourselves (see :func:`_finish`)."""
-    rows: dict[int, list[tuple[int, Any, str]]]   # row -> its cells, left to right: (column, format, the rest)
-    heights: Mapping[int, float]
+    drawn: _Drawn
+    formats: list[Any]         # the format of each of drawn.looks in this book
     looks: dict[str, Any]      # cell -> format: the one cell per look XlsxWriter writes (for the style's index)
-    cols: bytes
-    page: bytes
-    merges: bytes
 
 
-def _fill_sheet(ws, tab: TabData, formats: _Formats, texts: dict[str, str]) -> _Sheet:
-    """Give XlsxWriter everything about the tab but its cells; keep the cells for :func:`_finish`."""
-    rows: dict[int, list[tuple[int, Any, str]]] = {}
-    looks: dict[str, Any] = {}
-    validations: dict[tuple[str, ...], list[str]] = {}
+def _draw(tab: TabData) -> _Drawn:
+    """The tab's cells, widths, merges and page setup as XML, its looks and dropdowns: all that
+    does not depend on the book (a look's index in styles.xml does: left as "{n}")."""
+    texts: dict[str, str] = {}     # value -> its <c> ending (a tab repeats many values)
+    rows: dict[int, list[tuple[int, int, str]]] = {}   # row -> its cells: (column, look number or -1, the rest)
+    numbers: dict[tuple, int] = {}
+    looks: list[tuple[int, int, tuple]] = []
+    lists: dict[tuple[str, ...], list[str]] = {}
     for r, row in enumerate(tab.rows):
-        line: list[tuple[int, Any, str]] = []
+        line: list[tuple[int, int, str]] = []
         for c, data in enumerate(row):
-            fmt = formats.get(data)
+            key = _look(data)
             ending = _ending(data.value, texts)
-            if fmt is None and ending == "/>":
-                continue   # nothing to show
-            if fmt is not None and fmt not in formats.placed:
-                formats.placed.add(fmt)
-                looks[_ref(r, c)] = fmt
-                ws.write_blank(r, c, None, fmt)   # XlsxWriter gives the look its index in styles.xml
-            line.append((c, fmt, ending))
+            if not any(key):
+                if ending == "/>":
+                    continue   # nothing to show
+                n = -1
+            else:
+                n = numbers.get(key, -1)
+                if n < 0:
+                    n = numbers[key] = len(looks)
+                    looks.append((r, c, key))
+            line.append((c, n, ending))
             if data.choices:
-                validations.setdefault(tuple(data.choices), []).append(_ref(r, c))
+                lists.setdefault(tuple(data.choices), []).append(_ref(r, c))
         if line:
             rows[r] = line
     hidden: list[int] = []
-    for choices, cells in validations.items():
+    validations: list[tuple[int, int, dict[str, Any]]] = []
+    for choices, cells in lists.items():
         inline = ",".join(choices)
         options = dict(VALIDATION, validate="list", multi_range=" ".join(cells))
         if len(inline) <= 250 and '"' not in inline and all("," not in c for c in choices):
@@ -265,12 +343,55 @@ def _fill_sheet(ws, tab: TabData, formats: _Formats, texts: dict[str, str]) -> _
             col = LIST_COLUMN - 1 + len(hidden)
             hidden.append(col)
             for i, choice in enumerate(choices):
-                rows.setdefault(i, []).append((col, None, _ending(choice, texts)))
+                rows.setdefault(i, []).append((col, -1, _ending(choice, texts)))
                 rows[i].sort(key=lambda cell: cell[0])   # (right of the tab's cells, left to right)
             letter = _column_name(col)
             options["source"] = f"=${letter}$1:${letter}${len(choices)}"
         first = xlsxwriter.utility.xl_cell_to_rowcol(cells[0])
-        ws.data_validation(first[0], first[1], first[0], first[1], options)
+        validations.append((first[0], first[1], options))
+    cells, last_col = _cells_xml(rows, tab.row_heights)
+    dimension = f'<dimension ref="A1:{_column_name(last_col)}{max(rows) + 1}"/>' if rows else '<dimension ref="A1"/>'
+    landscape = sum(tab.col_widths.values()) > PORTRAIT_COLUMNS
+    # fitToWidth="1" is the default, but said (as openpyxl says it): some readers want it
+    page = f'<pageSetup orientation="{"landscape" if landscape else "portrait"}" fitToWidth="1" fitToHeight="0"/>'
+    copy = dataclasses.replace(tab, rows=[list(row) for row in tab.rows], col_widths=dict(tab.col_widths),
+                               merges=list(tab.merges), row_heights=dict(tab.row_heights), images=list(tab.images))
+    return _Drawn(copy, looks, validations, cells, dimension.encode(), _cols_xml(tab.col_widths, hidden),
+                  page.encode(), _merges_xml(tab.merges), landscape)
+
+
+def _cells_xml(rows: Mapping[int, list[tuple[int, int, str]]], heights: Mapping[int, float]) -> tuple[str, int]:
+    """The <sheetData> element, "{n}" standing for the n-th look's style index; and the last column."""
+    lines = ["<sheetData>"]
+    last_col = 0
+    for r in sorted(set(rows) | set(heights)):
+        number = str(r + 1)
+        height = heights.get(r)
+        lines.append(f'<row r="{number}" ht="{height:.16g}" customHeight="1">' if height else f'<row r="{number}">')
+        for c, n, ending in rows.get(r, ()):
+            if "{" in ending or "}" in ending:
+                ending = ending.replace("{", "{{").replace("}", "}}")
+            ref = _column_name(c) + number
+            lines.append(f'<c r="{ref}" s="{{{n}}}"{ending}' if n >= 0 else f'<c r="{ref}"{ending}')
+            last_col = max(last_col, c)
+        lines.append("</row>")
+    lines.append("</sheetData>")
+    return ("".join(lines) if len(lines) > 2 else "<sheetData/>"), last_col
+
+
+def _fill_sheet(ws, drawn: _Drawn, formats: _Formats) -> _Sheet:
+    """Give XlsxWriter everything about the tab but its cells (drawn by :func:`_draw`): one cell per
+    look not yet placed in this book, for XlsxWriter to give the look its index in styles.xml."""
+    tab = drawn.tab
+    fmts = [formats.get(key) for _, _, key in drawn.looks]
+    looks: dict[str, Any] = {}
+    for (r, c, _), fmt in zip(drawn.looks, fmts):
+        if fmt not in formats.placed:
+            formats.placed.add(fmt)
+            looks[_ref(r, c)] = fmt
+            ws.write_blank(r, c, None, fmt)
+    for r, c, options in drawn.validations:
+        ws.data_validation(r, c, r, c, options)
     for image in tab.images:
         ws.insert_image(image.row, image.col, image.name,
                         {"image_data": io.BytesIO(image.png), "description": image.name, "object_position": 3})
@@ -279,8 +400,7 @@ def _fill_sheet(ws, tab: TabData, formats: _Formats, texts: dict[str, str]) -> _
     # Printed (or exported to PDF) one page wide, so nothing is cut at the page's right edge;
     # a wide tab on a landscape page, so that it is not shrunk too small to read.
     ws.fit_to_pages(1, 0)
-    landscape = sum(tab.col_widths.values()) > PORTRAIT_COLUMNS
-    if landscape:
+    if drawn.landscape:
         ws.set_landscape()
     ws.set_margins(**MARGINS)
     ws.set_header("", {"margin": HEADER_MARGIN})
@@ -291,10 +411,7 @@ def _fill_sheet(ws, tab: TabData, formats: _Formats, texts: dict[str, str]) -> _
         # Players may resize rows and columns, nothing else but the unlocked input cells: inserting or
         # deleting rows would move the form under sheetbridge's feet. No password: the host can lift it.
         ws.protect("", {"format_columns": True, "format_rows": True, "objects": True, "scenarios": True})
-    # fitToWidth="1" is the default, but said (as openpyxl says it): some readers want it
-    page = f'<pageSetup orientation="{"landscape" if landscape else "portrait"}" fitToWidth="1" fitToHeight="0"/>'
-    return _Sheet(rows, tab.row_heights, looks, _cols_xml(tab.col_widths, hidden), page.encode(),
-                  _merges_xml(tab.merges))
+    return _Sheet(drawn, fmts, looks)
 
 
 def _ending(value: Any, texts: dict[str, str]) -> str:
@@ -332,10 +449,8 @@ def _cols_xml(widths: Mapping[int, float], hidden: Sequence[int]) -> bytes:
     return ("<cols>" + "".join(cols[c] for c in sorted(cols)) + "</cols>").encode()
 
 
-def _finish(data: bytes, sheets: Mapping[str, _Sheet]) -> bytes:
-    """XlsxWriter's package with our parts of each tab (:func:`_sheet_xml`), every entry at a fixed time."""
-    with zipfile.ZipFile(io.BytesIO(data)) as src:
-        parts = [(info.filename, src.read(info)) for info in src.infolist()]
+def _finish(parts: Sequence[tuple[str, bytes]], sheets: Mapping[str, _Sheet]) -> bytes:
+    """XlsxWriter's parts with ours in each tab (:func:`_sheet_xml`), packed, every entry at a fixed time."""
     index: dict[Any, int] = {}   # format -> its index in styles.xml, from the cells XlsxWriter wrote
     for name, part in parts:
         if name in sheets:
@@ -370,34 +485,21 @@ def _one_cell_anchors(part: bytes) -> bytes:
 def _sheet_xml(part: bytes, sheet: _Sheet, index: Mapping[Any, int]) -> bytes:
     """A sheet's XML from XlsxWriter with our <dimension>, <cols>, <sheetData>, <mergeCells> and <pageSetup>.
     (Its XML holds no text of ours, so looking for these elements is safe.)"""
-    lines = ["<sheetData>"]
-    last_col = 0
-    for r in sorted(set(sheet.rows) | set(sheet.heights)):
-        number = str(r + 1)
-        height = sheet.heights.get(r)
-        lines.append(f'<row r="{number}" ht="{height:.16g}" customHeight="1">' if height else f'<row r="{number}">')
-        for c, fmt, ending in sheet.rows.get(r, ()):
-            ref = _column_name(c) + number
-            lines.append(f'<c r="{ref}" s="{index[fmt]}"{ending}' if fmt is not None else f'<c r="{ref}"{ending}')
-            last_col = max(last_col, c)
-        lines.append("</row>")
-    lines.append("</sheetData>")
-    cells = "".join(lines).encode("utf-8") if len(lines) > 2 else b"<sheetData/>"
-    dimension = f'<dimension ref="A1:{_column_name(last_col)}{max(sheet.rows) + 1}"/>' if sheet.rows \
-        else '<dimension ref="A1"/>'
+    drawn = sheet.drawn
+    cells = drawn.cells.format(*[index[fmt] for fmt in sheet.formats]).encode("utf-8")
     start = part.index(b"<dimension ")
-    part = part[:start] + dimension.encode() + part[part.index(b"/>", start) + 2:]
+    part = part[:start] + drawn.dimension + part[part.index(b"/>", start) + 2:]
     start = part.index(b"<sheetData")
     end = part.index(b"</sheetData>", start) + len(b"</sheetData>") if part.startswith(b"<sheetData>", start) \
         else part.index(b"/>", start) + 2
-    part = part[:start] + sheet.cols + cells + part[end:]
-    if sheet.merges:   # right after the cells and their protection (the schema's order)
-        at = start + len(sheet.cols) + len(cells)
+    part = part[:start] + drawn.cols + cells + part[end:]
+    if drawn.merges:   # right after the cells and their protection (the schema's order)
+        at = start + len(drawn.cols) + len(cells)
         if part.startswith(b"<sheetProtection", at):
             at = part.index(b"/>", at) + 2
-        part = part[:at] + sheet.merges + part[at:]
+        part = part[:at] + drawn.merges + part[at:]
     start = part.rindex(b"<pageSetup ")
-    return part[:start] + sheet.page + part[part.index(b"/>", start) + 2:]
+    return part[:start] + drawn.page + part[part.index(b"/>", start) + 2:]
 
 
 @functools.lru_cache(maxsize=None)
