@@ -36,10 +36,17 @@ def open_store(folder: str | Path, progress: Progress | None = None) -> Store:
     if cfg.get("backend", "xlsx") == "google":
         from ..sheets.google import open_google_store
         store: Store = open_google_store({**cfg, "folder": str(folder)}, progress=progress)
+        if cfg.get("game"):   # the game lock's first read fetches them too (sheets/google/lock.py)
+            expect_master_read(store, cfg["game"])
     else:
         store = XlsxStore(folder)
     store.game_id = cfg.get("game")  # saves a metadata read: the master's tabs follow from the game
     return store
+
+
+def expect_master_read(store: Store, game_id: str, extra_tabs: Sequence[str] = ()) -> None:
+    """Tell a store that takes its lock with a read of the master (Google) which tabs `load` reads first."""
+    store.expect_master_read(_tab_names(game_id) + [DECISIONS_TAB] + list(extra_tabs), L.tab_name("record"))
 
 
 @dataclass
@@ -115,9 +122,12 @@ def load(store: Store, game_id: str | None = None, extra_tabs: Sequence[str] = (
         rect = master.read([L.tab_name("record")])[L.tab_name("record")]
         game_id = read_head(rect, f"{master.location}, tab {L.tab_name('record')}")["match"]["game"]
     try:
-        rects = master.read(_tab_names(game_id) + [DECISIONS_TAB] + list(extra_tabs))
+        wanted = _tab_names(game_id) + [DECISIONS_TAB] + list(extra_tabs)
+        rects = master.read(wanted)
     except WorkbookError:   # a master written before the Decisions tab existed, or without an extra tab
-        rects = master.read(_tab_names(game_id))
+        wanted = _tab_names(game_id)
+        rects = master.read(wanted)
+    store.expect_master_read(wanted, L.tab_name("record"))   # what this process's next command reads first
     where = f"{master.location}, tab "
     stored = read_record(rects[L.tab_name("record")], where + L.tab_name("record"))
     record = stored.data

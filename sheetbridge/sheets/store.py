@@ -134,6 +134,11 @@ class Store(ABC):
         the book as that write will leave it. True if the export changed: draw the record again."""
         return False
 
+    def expect_master_read(self, tabs: Sequence[str], record: str | None = None) -> None:
+        """A hint: the commands of this store read these master tabs first (``record``: the tab only
+        a commit changes). Google fetches them with the game lock's first read; others ignore it."""
+        return None
+
     # Books a command may read or write at once (the player files and the board; Google: one
     # request each, so they overlap their waits). 1: one after another.
     publish_workers: int = 1

@@ -93,6 +93,8 @@ class SheetbridgeHTTPClient(HTTPClient):
         self.sleep: Callable[[float], None] = time.sleep
         self.wait = _Wait(pacer=self.pacer)
         self.sent: dict[str, int] = {}   # requests sent by kind, retries included
+        # Called before every request that is not a read (GET): the game lock's read-back (lock.LockRides).
+        self.before_write: Callable[[], None] | None = None
         self._count_lock = threading.Lock()
 
     def configure(self, *, api_base: str | None = None, timeout=DEFAULT_TIMEOUT,
@@ -142,6 +144,8 @@ class SheetbridgeHTTPClient(HTTPClient):
         no longer be refreshed as ConfigError."""
         url = self._rebase(endpoint)
         kind = request_kind(method, url)
+        if self.before_write is not None and method.upper() != "GET":
+            self.before_write()
 
         def attempt():
             with self.pacer.sending(kind):

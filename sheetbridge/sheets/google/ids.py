@@ -18,7 +18,7 @@ from ..store import MASTER
 from .cells import (add_sheet_request, content_requests, grid_properties, protection_requests,
                     protection_signature, replace_sheet_requests)
 from .http import SheetbridgeHTTPClient
-from .lock import LOCK_TAB
+from .lock import LOCK_TAB, LockRides
 
 CACHE_FILE = ".sheetbridge-google-cache.json"   # beside sheetbridge.json in a game folder
 
@@ -31,7 +31,7 @@ def _cache_entry(data: Mapping) -> dict:
                           for k, v in dict(data.get("protected", {})).items()}}
 
 
-class SheetIds:
+class SheetIds(LockRides):
     """The id cache of a :class:`~sheetbridge.sheets.google.store.GoogleStore` (a base class: the
     store's ``__init__`` sets ``_cache``, ``_lock``, ``_planned_master``, ``cache_file``, ``http``...)."""
 

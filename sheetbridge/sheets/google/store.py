@@ -90,6 +90,11 @@ class GoogleStore(DriveFiles, Store):
         self.lock_who = os.environ.get(HOST_NAME_ENV, "").strip()   # in a co-host game: the account (below)
         self.lock_ttl = LOCK_TTL
         self.lock_settle = LOCK_SETTLE
+        self.lock_clock = clock            # (with ``sleep``: the settle wait counts the work done meanwhile)
+        self._ride_lock = threading.RLock()
+        self._master_hint: tuple[list[str], str | None] = ([], None)   # expect_master_read
+        self._held(None)
+        self.http.before_write = self.before_write
         self._folder_lock: contextlib.AbstractContextManager | None = None
         # Creating books: the journal `new` keeps in the game folder (begin_creation), if any.
         self._journal: dict[str, Any] | None = None
