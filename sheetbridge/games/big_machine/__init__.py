@@ -71,7 +71,7 @@ Chapters, in reading order:
 """
 from __future__ import annotations
 
-from ...core.game import lazy_rules
+from ...core.lazy import lazy_rules
 from .spec import SPEC
 
 __all__ = ["SPEC"]

@@ -68,7 +68,7 @@ The ruleset's example submission (R35, R36) from C3 and C1 bottom right:
 """
 from __future__ import annotations
 
-from ...core.game import lazy_rules
+from ...core.lazy import lazy_rules
 from .spec import SPEC
 
 __all__ = ["SPEC"]

@@ -75,7 +75,7 @@ calls the end of the match, so ``ending`` comes before ``rules``):
 """
 from __future__ import annotations
 
-from ...core.game import lazy_rules
+from ...core.lazy import lazy_rules
 from .spec import SPEC
 
 __all__ = ["SPEC"]

@@ -72,7 +72,7 @@ True
 """
 from __future__ import annotations
 
-from ...core.game import lazy_rules
+from ...core.lazy import lazy_rules
 from .spec import SPEC
 
 __all__ = ["SPEC"]

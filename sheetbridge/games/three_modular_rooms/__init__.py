@@ -46,7 +46,7 @@ Chapters, in reading order (a later one may import an earlier one, never the rev
 """
 from __future__ import annotations
 
-from ...core.game import lazy_rules
+from ...core.lazy import lazy_rules
 from .spec import SPEC
 
 __all__ = ["SPEC"]
