@@ -9,6 +9,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ...core.parsed_options import ParsedOnce
 from ...core.types import GameSpec, Option, State, TableSpec
 
 ROUNDS = 7             # R13
@@ -129,20 +130,9 @@ class Options:
         )
 
 
-# The state keeps its options as JSON (records replay unchanged), so they are parsed once per options
-# dict: a state's options are never written in place (round_copy shares the dict from round to round),
-# so the dict itself is the key (held here, so its id is not reused while it is remembered).
-_PARSED: dict[int, tuple[Mapping[str, Any], Options]] = {}
+_PARSED = ParsedOnce(Options.parse)
 
 
 def options_of(state: State | Mapping[str, Any]) -> Options:
-    """The state's host options, typed (parsed on first use, then remembered)."""
-    given = state["options"]
-    hit = _PARSED.get(id(given))
-    if hit is not None and hit[0] is given:
-        return hit[1]
-    if len(_PARSED) >= 64:
-        _PARSED.clear()
-    opts = Options.parse(given)
-    _PARSED[id(given)] = (given, opts)
-    return opts
+    """The state's host options, typed (parsed once per options dict: see core/parsed_options.py)."""
+    return _PARSED(state["options"])

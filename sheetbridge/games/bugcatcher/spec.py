@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
 from ...core.parsing import clean
+from ...core.parsed_options import ParsedOnce
 from ...core.types import GameSpec, Option, State, TableSpec
 
 MISSIONS_TABLE = "Missions"
@@ -184,30 +185,13 @@ class Options:
 
 
 _NAMES = tuple(o.name for o in SPEC.options)
-_READ: dict[tuple[tuple[str, Any], ...], Options] = {}   # by value: a handful of distinct sets a process
-_SEEN: dict[int, tuple[Mapping[str, Any], Options]] = {}  # by identity: the mappings asked about lately
+_PARSED = ParsedOnce(Options.of)
 
 
 def options_of(options: Mapping[str, Any]) -> Options:
-    """:meth:`Options.of`, read once per distinct set of values. A game in progress asks about its
-    state's options dict, which is never written in place (setup writes it once), at every parse,
-    walk, random play and round: that dict is known by identity, without hashing its 22 values."""
-    seen = _SEEN.get(id(options))
-    if seen is not None and seen[0] is options:
-        return seen[1]
-    try:
-        key = tuple(options.items())
-        found = _READ.get(key)
-    except TypeError:   # a value that cannot be a key (never the host's): read each time
-        return Options.of(options)
-    if found is None:
-        if len(_READ) >= 64:
-            _READ.clear()
-        found = _READ[key] = Options.of(options)
-    if len(_SEEN) >= 16:
-        _SEEN.clear()
-    _SEEN[id(options)] = (options, found)   # held, so that its id is not another's while here
-    return found
+    """:meth:`Options.of`, parsed once per options mapping (see core/parsed_options.py): a game in
+    progress asks about its state's options at every parse, walk, random play and round."""
+    return _PARSED(options)
 
 
 def state_options(state: State) -> Options:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ...core.parsed_options import ParsedOnce
 from ...core.types import GameSpec, Option, TableSpec
 
 ROUNDS = 5
@@ -128,19 +129,9 @@ class Options:
     @classmethod
     def of(cls, options: Mapping[str, Any]) -> "Options":
         """The options a state (or a render context) holds, typed; an option left out takes its
-        default. Parsed once per options mapping: every form, parse and round step reads them."""
-        seen = _PARSED.get(id(options))
-        if seen is not None and seen[0] is options and seen[1] == options:   # the same, unchanged
-            return seen[2]
-        typed = _parse_options(tuple(options.items()))
-        # The entry holds `options` itself, so its id cannot be reused while it is cached.
-        _PARSED[id(options)] = (options, dict(options), typed)
-        if len(_PARSED) > 64:
-            del _PARSED[next(iter(_PARSED))]
-        return typed
-
-
-_PARSED: dict[int, tuple[Mapping[str, Any], dict[str, Any], Options]] = {}
+        default. Parsed once per options mapping (core/parsed_options.py): every form, parse and
+        round step reads them."""
+        return _PARSED(options)
 
 
 _BOOLS = frozenset(("flip_spreads", "white_defends", "diagonal_symmetry", "mediator_counts_connection_bonus",
@@ -157,6 +148,9 @@ def _parse_options(items: tuple[tuple[str, Any], ...]) -> Options:
             continue
         typed[name] = bool(value) if name in _BOOLS else int(value) if name in _INTS else str(value)
     return Options(**typed)
+
+
+_PARSED = ParsedOnce(lambda options: _parse_options(tuple(options.items())))
 
 
 def options_of(state: Mapping[str, Any]) -> Options:

@@ -6,10 +6,10 @@ Light on purpose: it imports only the core, so listing the games reads this file
 from __future__ import annotations
 
 import enum
-import functools
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
 
+from ...core.parsed_options import ParsedOnce
 from ...core.types import GameSpec, Option, State, TableSpec
 
 START_CELLS: tuple[str, ...] = ("1A", "1B", "1C", "2A", "2B", "2C", "3A", "5A")  # R10
@@ -125,7 +125,7 @@ class Options:
     def of(cls, given: Mapping[str, Any]) -> "Options":
         """The typed options from the host's values (defaults for any not given)."""
         merged = {**DEFAULTS, **given}
-        return _parsed(tuple(merged), tuple(merged.values()))
+        return cls(**{name: convert(merged[name]) for name, convert in _FIELDS})
 
 
 # How each field is read from the host's value, by its annotation (a string under PEP 563).
@@ -134,16 +134,13 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {"int": int, "bool": bool, "str": st
 _FIELDS = tuple((f.name, _CONVERT[str(f.type)]) for f in fields(Options))
 
 
-@functools.lru_cache(maxsize=64)   # a game's options never change: read once, not at every use
-def _parsed(names: tuple[str, ...], values: tuple[Any, ...]) -> Options:
-    given = dict(zip(names, values))
-    return Options(**{name: convert(given[name]) for name, convert in _FIELDS})
+_PARSED = ParsedOnce(Options.of)
 
 
 def options_of(state: State) -> Options:
-    """The game's typed options, from the state's `options` (read once per distinct set of values)."""
-    given = state["options"]
-    return _parsed(tuple(given), tuple(given.values()))
+    """The game's typed options, from the state's `options` (parsed once per options dict: see
+    core/parsed_options.py)."""
+    return _PARSED(state["options"])
 
 
 DEFAULT_OPTIONS = Options.of(DEFAULTS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Literal, Mapping
 
+from ...core.parsed_options import ParsedOnce
 from ...core.types import GameSpec, Option
 
 SPEC = GameSpec(
@@ -101,23 +102,9 @@ class Options:
 
 
 _NAMES = tuple(f.name for f in fields(Options))
-# The options dict a state holds is never written once the game is set up, and is passed from
-# round to round as the same object: its parse is kept, so a round's forms, parses and resolve
-# read typed options without parsing them again each call. It pays (issue 26, point 6): a
-# simulated game reads them about 115 times, and parsing each time took 12% more CPU time a
-# game (4.62 against 5.19 ms, 9 players, medians of 5 interleaved runs of 150 games).
-# A few entries: a simulation runs one game at a time a process.
-_PARSED: dict[int, tuple[Mapping[str, Any], Options]] = {}
+_PARSED = ParsedOnce(Options.parse)
 
 
 def options_of(state: Mapping[str, Any]) -> Options:
-    """The state's host options, typed (parsed once per options dict)."""
-    raw = state["options"]
-    hit = _PARSED.get(id(raw))
-    if hit is not None and hit[0] is raw:
-        return hit[1]
-    opts = Options.parse(raw)
-    if len(_PARSED) >= 64:
-        _PARSED.clear()
-    _PARSED[id(raw)] = (raw, opts)   # the entry holds `raw`, so its id is not reused while it stands
-    return opts
+    """The state's host options, typed (parsed once per options dict: see core/parsed_options.py)."""
+    return _PARSED(state["options"])
