@@ -71,6 +71,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
 # An <f> element (also with a namespace prefix: <x:f>), or a cell of type "e" (an error such as #N/A).
 _FORMULA_MARKS = (b"<f>", b"<f ", b"<f/>", b":f>", b":f ", b't="e"', b"t='e'")
 _STYLED_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)" s="([0-9]+)"/>')
+_MAX_COLUMNS = 16_384   # a tab's columns
 
 
 class ReadFailed(Exception):
@@ -160,7 +161,17 @@ def cell_text(value: str) -> str:
 
 def book_bytes(tabs: Mapping[str, TabData], title: str | None = None, shared: SharedTabs | None = None) -> bytes:
     """A whole .xlsx book holding `tabs` in order (the same bytes for the same tabs). `shared`: tabs
-    already drawn for other books (a round writes the same public board into every player's book)."""
+    and packages already made for other books (a round writes the same public board into every
+    player's book, and every player's book has the same structure)."""
+    drawn = {f"xl/worksheets/sheet{n}.xml": (name, shared.drawn(tab) if shared else _draw(tab))
+             for n, (name, tab) in enumerate(tabs.items(), start=1)}
+    skeleton = shared.skeleton(title, list(drawn.values())) if shared else _skeleton(title, list(drawn.values()))
+    return _finish(skeleton, {part: d for part, (_, d) in drawn.items()})
+
+
+def _skeleton(title: str | None, tabs: Sequence[tuple[str, _Drawn]]) -> _Skeleton:
+    """XlsxWriter's package for a book of these tabs: everything but our part of each tab's XML,
+    which depends on the tabs' structures alone (:attr:`_Drawn.structure`), not on their cells."""
     out = io.BytesIO()
     wb = xlsxwriter.Workbook(out, {"in_memory": True})
     props: dict[str, Any] = {"created": FIXED_DATE}
@@ -170,10 +181,10 @@ def book_bytes(tabs: Mapping[str, TabData], title: str | None = None, shared: Sh
     formats = _Formats(wb)
     sheets: dict[str, _Sheet] = {}
     active = False
-    for n, (name, tab) in enumerate(tabs.items(), start=1):
+    for n, (name, drawn) in enumerate(tabs, start=1):
         ws = wb.add_worksheet(name)
-        sheets[f"xl/worksheets/sheet{n}.xml"] = _fill_sheet(ws, shared.drawn(tab) if shared else _draw(tab), formats)
-        if not tab.hidden and not active:
+        sheets[f"xl/worksheets/sheet{n}.xml"] = _fill_sheet(ws, drawn, formats)
+        if not drawn.tab.hidden and not active:
             ws.activate()
             active = True
     parts: list[tuple[str, bytes]] = []
@@ -182,18 +193,28 @@ def book_bytes(tabs: Mapping[str, TabData], title: str | None = None, shared: Sh
     if not parts:   # (XlsxWriter packed them itself)
         with zipfile.ZipFile(io.BytesIO(out.getvalue())) as src:
             parts = [(info.filename, src.read(info)) for info in src.infolist()]
-    return _finish(parts, sheets)
+    index: dict[Any, int] = {}   # format -> its index in styles.xml, from the cells XlsxWriter wrote
+    for name, part in parts:
+        if name in sheets:
+            for ref, s in _STYLED_CELL.findall(part):
+                index[sheets[name].looks[ref.decode()]] = int(s)
+    parts = [(name, _one_cell_anchors(part) if name.startswith("xl/drawings/drawing") else part)
+             for name, part in parts]
+    return _Skeleton(parts, {name: [index[fmt] for fmt in sheet.formats] for name, sheet in sheets.items()})
 
 
 class SharedTabs:
-    """The last few tabs drawn (:func:`_draw`), for the books of one command to reuse: a round
-    writes the same public board into every player's book, drawn once. A tab is found by
-    equality (its cells are mostly the very same objects, so comparing is quick); the cache
-    keeps a copy of each tab's containers, so a caller changing a tab afterwards changes nothing here."""
+    """The last few tabs drawn (:func:`_draw`) and book packages made (:func:`_skeleton`), for the
+    books of one command to reuse: a round writes the same public board into every player's book,
+    drawn once, and every player's book has the same tabs, looks and dropdowns, packaged once. A tab
+    is found by equality (its cells are mostly the very same objects, so comparing is quick); the
+    cache keeps a copy of each tab's containers, so a caller changing a tab afterwards changes
+    nothing here. A package is found by its book's title and its tabs' names and structures."""
 
     def __init__(self, size: int = 8) -> None:
         self.size = size
         self._drawn: list[_Drawn] = []   # most recently used first
+        self._skeletons: dict[tuple, _Skeleton] = {}   # least recently used first
         self._lock = threading.Lock()
 
     def drawn(self, tab: TabData) -> _Drawn:
@@ -207,6 +228,20 @@ class SharedTabs:
             self._drawn.insert(0, d)
             del self._drawn[self.size:]
         return d
+
+    def skeleton(self, title: str | None, tabs: Sequence[tuple[str, _Drawn]]) -> _Skeleton:
+        key = (title, tuple((name, d.structure) for name, d in tabs))
+        with self._lock:
+            found = self._skeletons.pop(key, None)
+            if found is not None:
+                self._skeletons[key] = found
+                return found
+        made = _skeleton(title, tabs)
+        with self._lock:
+            self._skeletons[key] = made
+            while len(self._skeletons) > self.size:
+                del self._skeletons[next(iter(self._skeletons))]
+        return made
 
 
 _PACKING = threading.Lock()   # (:func:`_parts_kept` swaps a name in XlsxWriter's module while a book closes)
@@ -295,14 +330,23 @@ class _Drawn:
     page: bytes
     merges: bytes
     landscape: bool
+    # All XlsxWriter is given of the tab (:func:`_fill_sheet`): tabs of the same name and structure
+    # give the same package (:func:`_skeleton`) whatever their cells.
+    structure: tuple
 
 
 @dataclass
 class _Sheet:
-    """What we write into a tab's XML ourselves (see :func:`_finish`)."""
-    drawn: _Drawn
+    """A tab's looks as XlsxWriter placed them (see :func:`_skeleton`)."""
     formats: list[Any]         # the format of each of drawn.looks in this book
     looks: dict[str, Any]      # cell -> format: the one cell per look XlsxWriter writes (for the style's index)
+
+
+@dataclass(frozen=True)
+class _Skeleton:
+    """XlsxWriter's parts of a book, in order, for :func:`_finish` to put each tab's cells in."""
+    parts: list[tuple[str, bytes]]
+    styles: dict[str, list[int]]   # a sheet's part -> the index in styles.xml of each of its tab's looks
 
 
 def _draw(tab: TabData) -> _Drawn:
@@ -356,8 +400,10 @@ def _draw(tab: TabData) -> _Drawn:
     page = f'<pageSetup orientation="{"landscape" if landscape else "portrait"}" fitToWidth="1" fitToHeight="0"/>'
     copy = dataclasses.replace(tab, rows=[list(row) for row in tab.rows], col_widths=dict(tab.col_widths),
                                merges=list(tab.merges), row_heights=dict(tab.row_heights), images=list(tab.images))
+    structure = (tuple(key for _, _, key in looks), repr(validations), tuple(copy.images), tab.frozen_rows,
+                 landscape, tab.hidden, tab.protected)
     return _Drawn(copy, looks, validations, cells, dimension.encode(), _cols_xml(tab.col_widths, hidden),
-                  page.encode(), _merges_xml(tab.merges), landscape)
+                  page.encode(), _merges_xml(tab.merges), landscape, structure)
 
 
 def _cells_xml(rows: Mapping[int, list[tuple[int, int, str]]], heights: Mapping[int, float]) -> tuple[str, int]:
@@ -381,13 +427,17 @@ def _cells_xml(rows: Mapping[int, list[tuple[int, int, str]]], heights: Mapping[
 
 def _fill_sheet(ws, drawn: _Drawn, formats: _Formats) -> _Sheet:
     """Give XlsxWriter everything about the tab but its cells (drawn by :func:`_draw`): one cell per
-    look not yet placed in this book, for XlsxWriter to give the look its index in styles.xml."""
+    look not yet placed in this book, for XlsxWriter to give the look its index in styles.xml. Only
+    their order counts (XlsxWriter numbers the looks in the order it writes the cells, row by row,
+    and our cells replace its own): the n-th look of the tab goes in the n-th cell of the first row,
+    so that tabs of the same structure give the same package (:func:`_skeleton`)."""
     tab = drawn.tab
     fmts = [formats.get(key) for _, _, key in drawn.looks]
     looks: dict[str, Any] = {}
-    for (r, c, _), fmt in zip(drawn.looks, fmts):
+    for n, fmt in enumerate(fmts):
         if fmt not in formats.placed:
             formats.placed.add(fmt)
+            r, c = divmod(n, _MAX_COLUMNS)   # (row by row, in the order the tab meets its looks)
             looks[_ref(r, c)] = fmt
             ws.write_blank(r, c, None, fmt)
     for r, c, options in drawn.validations:
@@ -411,7 +461,7 @@ def _fill_sheet(ws, drawn: _Drawn, formats: _Formats) -> _Sheet:
         # Players may resize rows and columns, nothing else but the unlocked input cells: inserting or
         # deleting rows would move the form under sheetbridge's feet. No password: the host can lift it.
         ws.protect("", {"format_columns": True, "format_rows": True, "objects": True, "scenarios": True})
-    return _Sheet(drawn, fmts, looks)
+    return _Sheet(fmts, looks)
 
 
 def _ending(value: Any, texts: dict[str, str]) -> str:
@@ -449,21 +499,14 @@ def _cols_xml(widths: Mapping[int, float], hidden: Sequence[int]) -> bytes:
     return ("<cols>" + "".join(cols[c] for c in sorted(cols)) + "</cols>").encode()
 
 
-def _finish(parts: Sequence[tuple[str, bytes]], sheets: Mapping[str, _Sheet]) -> bytes:
-    """XlsxWriter's parts with ours in each tab (:func:`_sheet_xml`), packed, every entry at a fixed time."""
-    index: dict[Any, int] = {}   # format -> its index in styles.xml, from the cells XlsxWriter wrote
-    for name, part in parts:
-        if name in sheets:
-            for ref, s in _STYLED_CELL.findall(part):
-                index[sheets[name].looks[ref.decode()]] = int(s)
+def _finish(skeleton: _Skeleton, sheets: Mapping[str, _Drawn]) -> bytes:
+    """The package with our part of each tab in its XML (:func:`_sheet_xml`), packed, every entry at a fixed time."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for name, part in parts:
-            sheet = sheets.get(name)
-            if sheet is not None:
-                part = _sheet_xml(part, sheet, index)
-            elif name.startswith("xl/drawings/drawing"):
-                part = _one_cell_anchors(part)
+        for name, part in skeleton.parts:
+            drawn = sheets.get(name)
+            if drawn is not None:
+                part = _sheet_xml(part, drawn, skeleton.styles[name])
             zi = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
             zi.compress_type = zipfile.ZIP_DEFLATED
             zi.external_attr = 0o600 << 16
@@ -482,11 +525,10 @@ def _one_cell_anchors(part: bytes) -> bytes:
     return _TWO_CELL_ANCHOR.sub(rb'<xdr:oneCellAnchor>\1<xdr:ext \3/>\2</xdr:oneCellAnchor>', part)
 
 
-def _sheet_xml(part: bytes, sheet: _Sheet, index: Mapping[Any, int]) -> bytes:
+def _sheet_xml(part: bytes, drawn: _Drawn, styles: Sequence[int]) -> bytes:
     """A sheet's XML from XlsxWriter with our <dimension>, <cols>, <sheetData>, <mergeCells> and <pageSetup>.
     (Its XML holds no text of ours, so looking for these elements is safe.)"""
-    drawn = sheet.drawn
-    cells = drawn.cells.format(*[index[fmt] for fmt in sheet.formats]).encode("utf-8")
+    cells = drawn.cells.format(*styles).encode("utf-8")
     start = part.index(b"<dimension ")
     part = part[:start] + drawn.dimension + part[part.index(b"/>", start) + 2:]
     start = part.index(b"<sheetData")
