@@ -124,12 +124,20 @@ def _needs_openpyxl(data: bytes) -> bool:
                 sheet = info.filename.startswith("xl/worksheets/sheet")
                 if sheet or info.filename == "xl/sharedStrings.xml":
                     part = z.read(info)
-                    # (plain substring tests: far faster than a regular expression over the whole part)
-                    if sheet and any(mark in part for mark in _FORMULA_MARKS) or has_surrogate_escape(part):
+                    if sheet and _has_formula_mark(part) or has_surrogate_escape(part):
                         return True
             return False
     except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, ValueError, EOFError) as e:
         raise ReadFailed(type(e).__name__) from None
+
+
+def _has_formula_mark(part: bytes) -> bool:
+    """Does a sheet's XML hold one of :data:`_FORMULA_MARKS`? Plain substring tests (far faster than a
+    regular expression over the whole part), the element's marks only where "<f" or ":f" is found
+    (a dropdown's <formula1> is the only other "<f" of our books)."""
+    return (b"<f" in part and (b"<f>" in part or b"<f " in part or b"<f/>" in part)
+            or b":f" in part and (b":f>" in part or b":f " in part)
+            or b't="e"' in part or b"t='e'" in part)
 
 
 def _as_openpyxl(value: Any) -> Any:
@@ -352,30 +360,40 @@ class _Skeleton:
 def _draw(tab: TabData) -> _Drawn:
     """The tab's cells, widths, merges and page setup as XML, its looks and dropdowns: all that
     does not depend on the book (a look's index in styles.xml does: left as "{n}")."""
-    texts: dict[str, str] = {}     # value -> its <c> ending (a tab repeats many values)
-    rows: dict[int, list[tuple[int, int, str]]] = {}   # row -> its cells: (column, look number or -1, the rest)
+    texts: dict[str, str] = {}     # value -> its <c> ending, braces doubled (a tab repeats many values)
+    rows: dict[int, list[tuple[int, str]]] = {}   # row -> its cells: (column, its <c> element)
     numbers: dict[tuple, int] = {}
     looks: list[tuple[int, int, tuple]] = []
     lists: dict[tuple[str, ...], list[str]] = {}
+    last_col = 0
     for r, row in enumerate(tab.rows):
-        line: list[tuple[int, int, str]] = []
+        line: list[tuple[int, str]] = []
+        number = str(r + 1)
         for c, data in enumerate(row):
-            key = _look(data)
-            ending = _ending(data.value, texts)
+            # (inline, as _look and _ending: the loop runs for every cell of every book)
+            key = (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
+            value = data.value
+            if value is None:
+                ending = "/>"
+            else:
+                ending = texts.get(value) if type(value) is str else None
+                if ending is None:
+                    ending = _ending(value, texts)
             if not any(key):
                 if ending == "/>":
                     continue   # nothing to show
-                n = -1
+                line.append((c, f'<c r="{_COLUMNS[c] if c < _NAMED else _column_name(c)}{number}"{ending}'))
             else:
                 n = numbers.get(key, -1)
                 if n < 0:
                     n = numbers[key] = len(looks)
                     looks.append((r, c, key))
-            line.append((c, n, ending))
+                line.append((c, f'<c r="{_COLUMNS[c] if c < _NAMED else _column_name(c)}{number}" s="{{{n}}}"{ending}'))
             if data.choices:
                 lists.setdefault(tuple(data.choices), []).append(_ref(r, c))
         if line:
             rows[r] = line
+            last_col = max(last_col, line[-1][0])
     hidden: list[int] = []
     validations: list[tuple[int, int, dict[str, Any]]] = []
     for choices, cells in lists.items():
@@ -386,14 +404,15 @@ def _draw(tab: TabData) -> _Drawn:
         else:   # a long list lives in a hidden column of the same tab
             col = LIST_COLUMN - 1 + len(hidden)
             hidden.append(col)
+            last_col = max(last_col, col)
             for i, choice in enumerate(choices):
-                rows.setdefault(i, []).append((col, -1, _ending(choice, texts)))
+                rows.setdefault(i, []).append((col, f'<c r="{_ref(i, col)}"{_ending(choice, texts)}'))
                 rows[i].sort(key=lambda cell: cell[0])   # (right of the tab's cells, left to right)
             letter = _column_name(col)
             options["source"] = f"=${letter}$1:${letter}${len(choices)}"
         first = xlsxwriter.utility.xl_cell_to_rowcol(cells[0])
         validations.append((first[0], first[1], options))
-    cells, last_col = _cells_xml(rows, tab.row_heights)
+    cells = _cells_xml(rows, tab.row_heights)
     dimension = f'<dimension ref="A1:{_column_name(last_col)}{max(rows) + 1}"/>' if rows else '<dimension ref="A1"/>'
     landscape = sum(tab.col_widths.values()) > PORTRAIT_COLUMNS
     # fitToWidth="1" is the default, but said (as openpyxl says it): some readers want it
@@ -406,23 +425,16 @@ def _draw(tab: TabData) -> _Drawn:
                   page.encode(), _merges_xml(tab.merges), landscape, structure)
 
 
-def _cells_xml(rows: Mapping[int, list[tuple[int, int, str]]], heights: Mapping[int, float]) -> tuple[str, int]:
-    """The <sheetData> element, "{n}" standing for the n-th look's style index; and the last column."""
+def _cells_xml(rows: Mapping[int, list[tuple[int, str]]], heights: Mapping[int, float]) -> str:
+    """The <sheetData> element, "{n}" standing for the n-th look's style index."""
     lines = ["<sheetData>"]
-    last_col = 0
-    for r in sorted(set(rows) | set(heights)):
-        number = str(r + 1)
+    for r in sorted(rows.keys() | heights.keys()):
         height = heights.get(r)
-        lines.append(f'<row r="{number}" ht="{height:.16g}" customHeight="1">' if height else f'<row r="{number}">')
-        for c, n, ending in rows.get(r, ()):
-            if "{" in ending or "}" in ending:
-                ending = ending.replace("{", "{{").replace("}", "}}")
-            ref = _column_name(c) + number
-            lines.append(f'<c r="{ref}" s="{{{n}}}"{ending}' if n >= 0 else f'<c r="{ref}"{ending}')
-            last_col = max(last_col, c)
+        lines.append(f'<row r="{r + 1}" ht="{height:.16g}" customHeight="1">' if height else f'<row r="{r + 1}">')
+        lines.extend([cell for _, cell in rows.get(r, ())])
         lines.append("</row>")
     lines.append("</sheetData>")
-    return ("".join(lines) if len(lines) > 2 else "<sheetData/>"), last_col
+    return "".join(lines) if len(lines) > 2 else "<sheetData/>"
 
 
 def _fill_sheet(ws, drawn: _Drawn, formats: _Formats) -> _Sheet:
@@ -465,12 +477,16 @@ def _fill_sheet(ws, drawn: _Drawn, formats: _Formats) -> _Sheet:
 
 
 def _ending(value: Any, texts: dict[str, str]) -> str:
-    """A cell's XML after its reference and style: its type and value ("/>" for an empty cell)."""
+    """A cell's XML after its reference and style: its type and value ("/>" for an empty cell),
+    braces doubled (:func:`_cells_xml`'s "{n}" are filled in with str.format)."""
     if isinstance(value, str):
         ending = texts.get(value)
         if ending is None:
             text = cell_text(value)
-            ending = texts[value] = f' t="inlineStr"><is>{_t(text)}</is></c>' if text else "/>"
+            ending = f' t="inlineStr"><is>{_t(text)}</is></c>' if text else "/>"
+            if "{" in ending or "}" in ending:
+                ending = ending.replace("{", "{{").replace("}", "}}")
+            texts[value] = ending
         return ending
     if value is None:
         return "/>"
@@ -544,7 +560,6 @@ def _sheet_xml(part: bytes, drawn: _Drawn, styles: Sequence[int]) -> bytes:
     return part[:start] + drawn.page + part[part.index(b"/>", start) + 2:]
 
 
-@functools.lru_cache(maxsize=None)
 def _column_name(c: int) -> str:
     """Excel's name of the 0-based column `c`: 0 is A, 25 Z, 26 AA."""
     name, n = "", c + 1
@@ -554,8 +569,12 @@ def _column_name(c: int) -> str:
     return name
 
 
+_NAMED = 256
+_COLUMNS = [_column_name(c) for c in range(_NAMED)]   # the first columns' names, looked up per cell
+
+
 def _ref(r: int, c: int) -> str:
-    return f"{_column_name(c)}{r + 1}"
+    return f"{_COLUMNS[c] if c < _NAMED else _column_name(c)}{r + 1}"
 
 
 def _t(text: str) -> str:
