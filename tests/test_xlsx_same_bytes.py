@@ -108,3 +108,12 @@ def _tiny_png() -> bytes:
     raw = b"\x00\xff\x00\x00" * 1
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def test_parts_are_packed_as_zipfile_packs_them():
+    parts = [("[Content_Types].xml", b"<Types/>"), ("xl/empty.xml", b""), ("xl/m\u00e9dia/caf\u00e9.png", bytes(range(256)) * 50),
+             ("xl/worksheets/sheet1.xml", b"<sheetData>" + b"<row/>" * 10_000 + b"</sheetData>")]
+    shared = F.SharedTabs()
+    assert F._pack(parts, F._deflated) == F._pack_zipfile(parts)
+    assert F._pack(parts, shared.deflated) == F._pack(parts, shared.deflated) == F._pack_zipfile(parts)
+    assert F._pack([], F._deflated) == F._pack_zipfile([])

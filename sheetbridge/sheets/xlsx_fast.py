@@ -19,10 +19,15 @@ a read wants values only, and a resolve replaces every tab of the books it write
   XlsxWriter is given. Text is stored inline (``t="inlineStr"``), as openpyxl stored it.
 
 A tab's part of this (its cells, widths, merges, page setup, looks and dropdowns: :func:`_draw`)
-does not depend on the book it goes into but for each look's index in styles.xml, left as "{n}":
-:class:`SharedTabs` keeps the last few tabs drawn, so that a round draws the public board once for
-every player's book (the store keeps one). XlsxWriter hands its parts over as it makes them
-(:func:`_parts_kept`), and the book is packed once, compressed.
+does not depend on the book it goes into but for each look's index in styles.xml, left as "{n}";
+XlsxWriter's part (:func:`_skeleton`: the package, styles.xml, each tab's XML around ours) depends
+on the tabs' names and structures alone (their looks in order, dropdowns, pictures, frozen rows,
+hidden, protected), not on their cells: it is given the tab's looks in the first cells of the tab.
+:class:`SharedTabs` keeps the last few tabs drawn, packages made and parts deflated, so that a round
+draws the public board once for every player's book, makes the package of the players' books of
+one structure once, and deflates each part they share once (the store keeps one). XlsxWriter hands
+its parts over as it makes them (:func:`_parts_kept`), and the book is packed once, compressed
+(:func:`_pack`, as zipfile packs it; zipfile cannot take a part already deflated).
 
 The result is what the openpyxl writer in ``xlsx.py`` gives (tests/test_xlsx_writers.py compares
 them cell by cell), and the same tabs give the same bytes: fixed dates, fixed zip entry times.
@@ -35,6 +40,7 @@ import functools
 import io
 import math
 import re
+import struct
 import threading
 import warnings
 import zipfile
@@ -174,7 +180,7 @@ def book_bytes(tabs: Mapping[str, TabData], title: str | None = None, shared: Sh
     drawn = {f"xl/worksheets/sheet{n}.xml": (name, shared.drawn(tab) if shared else _draw(tab))
              for n, (name, tab) in enumerate(tabs.items(), start=1)}
     skeleton = shared.skeleton(title, list(drawn.values())) if shared else _skeleton(title, list(drawn.values()))
-    return _finish(skeleton, {part: d for part, (_, d) in drawn.items()})
+    return _finish(skeleton, {part: d for part, (_, d) in drawn.items()}, shared)
 
 
 def _skeleton(title: str | None, tabs: Sequence[tuple[str, _Drawn]]) -> _Skeleton:
@@ -223,6 +229,7 @@ class SharedTabs:
         self.size = size
         self._drawn: list[_Drawn] = []   # most recently used first
         self._skeletons: dict[tuple, _Skeleton] = {}   # least recently used first
+        self._deflated: dict[bytes, tuple[int, bytes]] = {}   # part -> _deflated(part), least recently used first
         self._lock = threading.Lock()
 
     def drawn(self, tab: TabData) -> _Drawn:
@@ -236,6 +243,20 @@ class SharedTabs:
             self._drawn.insert(0, d)
             del self._drawn[self.size:]
         return d
+
+    def deflated(self, part: bytes) -> tuple[int, bytes]:
+        """:func:`_deflated`, of a part met before (in the last few dozen) without deflating it again."""
+        with self._lock:
+            found = self._deflated.pop(part, None)
+            if found is not None:
+                self._deflated[part] = found
+                return found
+        made = _deflated(part)
+        with self._lock:
+            self._deflated[part] = made
+            while len(self._deflated) > 8 * self.size:
+                del self._deflated[next(iter(self._deflated))]
+        return made
 
     def skeleton(self, title: str | None, tabs: Sequence[tuple[str, _Drawn]]) -> _Skeleton:
         key = (title, tuple((name, d.structure) for name, d in tabs))
@@ -341,6 +362,16 @@ class _Drawn:
     # All XlsxWriter is given of the tab (:func:`_fill_sheet`): tabs of the same name and structure
     # give the same package (:func:`_skeleton`) whatever their cells.
     structure: tuple
+    _xml: tuple = dataclasses.field(default=(), compare=False, repr=False)   # the last (XlsxWriter's part, styles, :func:`_sheet_xml` of them): books sharing the tab
+
+    def sheet_xml(self, part: bytes, styles: list[int]) -> bytes:
+        """:func:`_sheet_xml`, the same bytes object again for the same part and styles."""
+        last = self._xml
+        if last and last[0] == part and last[1] == styles:
+            return last[2]
+        xml = _sheet_xml(part, self, styles)
+        self._xml = (part, styles, xml)
+        return xml
 
 
 @dataclass
@@ -515,17 +546,71 @@ def _cols_xml(widths: Mapping[int, float], hidden: Sequence[int]) -> bytes:
     return ("<cols>" + "".join(cols[c] for c in sorted(cols)) + "</cols>").encode()
 
 
-def _finish(skeleton: _Skeleton, sheets: Mapping[str, _Drawn]) -> bytes:
-    """The package with our part of each tab in its XML (:func:`_sheet_xml`), packed, every entry at a fixed time."""
+def _finish(skeleton: _Skeleton, sheets: Mapping[str, _Drawn], shared: SharedTabs | None = None) -> bytes:
+    """The package with our part of each tab in its XML (:func:`_sheet_xml`), packed (:func:`_pack`)."""
+    parts = []
+    for name, part in skeleton.parts:
+        drawn = sheets.get(name)
+        if drawn is not None:
+            part = drawn.sheet_xml(part, skeleton.styles[name])
+        parts.append((name, part))
+    return _pack(parts, shared.deflated if shared else _deflated)
+
+
+# A zip entry as zipfile writes it (ZipFile.writestr of a ZipInfo at FIXED_ZIP_TIME, compressed, external
+# attributes 0o600 << 16, no extra field or comment): its local header, and its central directory record.
+_LOCAL = struct.Struct("<4s2B4HL2L2H")
+_CENTRAL = struct.Struct("<4s4B4HL2L5H2L")
+_END = struct.Struct("<4s4H2LH")
+_DOS_DATE = (FIXED_ZIP_TIME[0] - 1980) << 9 | FIXED_ZIP_TIME[1] << 5 | FIXED_ZIP_TIME[2]
+_DOS_TIME = FIXED_ZIP_TIME[3] << 11 | FIXED_ZIP_TIME[4] << 5 | FIXED_ZIP_TIME[5] // 2
+_VERSION = 20                                         # zipfile's DEFAULT_VERSION (deflate, no zip64)
+_SYSTEM = zipfile.ZipInfo("x").create_system          # (0 on Windows, 3 elsewhere: as zipfile says)
+_ATTRIBUTES = 0o600 << 16
+_SMALL = 1 << 30   # parts below this size never need zip64 (zipfile's limit is 2 GiB / 1.05)
+
+
+def _deflated(part: bytes) -> tuple[int, bytes]:
+    """A part's CRC-32 and its deflated bytes, as zipfile compresses it."""
+    c = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+    return zlib.crc32(part), c.compress(part) + c.flush()
+
+
+def _pack(parts: Sequence[tuple[str, bytes]], deflated: Callable[[bytes], tuple[int, bytes]]) -> bytes:
+    """The parts packed in a zip, byte for byte as zipfile packs them (:func:`_pack_zipfile`), each
+    deflated by `deflated`: zipfile cannot take a part already deflated, and most parts of a round's
+    books are the same (XlsxWriter's parts of books of one structure, the public board's tab), so
+    the store deflates each once (:meth:`SharedTabs.deflated`)."""
+    if any(len(part) >= _SMALL for _, part in parts) or len(parts) >= 0xFFFF:
+        return _pack_zipfile(parts)
+    out: list[bytes] = []
+    central: list[bytes] = []
+    offset = 0
+    for name, part in parts:
+        crc, data = deflated(part)
+        try:
+            encoded, flags = name.encode("ascii"), 0
+        except UnicodeEncodeError:
+            encoded, flags = name.encode("utf-8"), 0x800
+        header = _LOCAL.pack(b"PK\003\004", _VERSION, 0, flags, zipfile.ZIP_DEFLATED, _DOS_TIME, _DOS_DATE, crc,
+                             len(data), len(part), len(encoded), 0)
+        out += (header, encoded, data)
+        central += (_CENTRAL.pack(b"PK\001\002", _VERSION, _SYSTEM, _VERSION, 0, flags, zipfile.ZIP_DEFLATED,
+                                  _DOS_TIME, _DOS_DATE, crc, len(data), len(part), len(encoded), 0, 0, 0, 0,
+                                  _ATTRIBUTES, offset), encoded)
+        offset += len(header) + len(encoded) + len(data)
+    size = sum(map(len, central))
+    return b"".join(out + central + [_END.pack(b"PK\005\006", 0, 0, len(parts), len(parts), size, offset, 0)])
+
+
+def _pack_zipfile(parts: Sequence[tuple[str, bytes]]) -> bytes:
+    """The parts packed by zipfile, every entry at a fixed time."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for name, part in skeleton.parts:
-            drawn = sheets.get(name)
-            if drawn is not None:
-                part = _sheet_xml(part, drawn, skeleton.styles[name])
+        for name, part in parts:
             zi = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
             zi.compress_type = zipfile.ZIP_DEFLATED
-            zi.external_attr = 0o600 << 16
+            zi.external_attr = _ATTRIBUTES
             dst.writestr(zi, part)
     return out.getvalue()
 
