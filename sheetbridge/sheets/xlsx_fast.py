@@ -98,26 +98,36 @@ def open_book(data: bytes) -> CalamineWorkbook:
         raise
 
 
-def read_values(data: bytes, book: CalamineWorkbook, tabs: Sequence[str],
+@dataclass
+class Opened:
+    """A book's bytes and calamine's book of them (:func:`open_book`), for :func:`read_values`."""
+    data: bytes
+    book: CalamineWorkbook
+    formulas: bool | None = None   # :func:`_needs_openpyxl` of data, once asked
+
+
+def read_values(opened: Opened, tabs: Sequence[str],
                 slow: Callable[[Sequence[str]], dict[str, Rect]]) -> dict[str, Rect]:
-    """The named tabs of `book` (opened from `data`; all present: the caller checked) as text
-    rectangles, as openpyxl reads them. `slow` reads tabs with openpyxl: used when the book holds a
-    formula or an error cell."""
-    if _needs_openpyxl(data):
+    """The named tabs of the book (all present: the caller checked) as text rectangles, as openpyxl
+    reads them. `slow` reads tabs with openpyxl: used when the book holds a formula or an error cell."""
+    if opened.formulas is None:
+        opened.formulas = _needs_openpyxl(opened.data)
+    if opened.formulas:
         return slow(tabs)
     out: dict[str, Rect] = {}
     for name in tabs:
         try:
             with warnings.catch_warnings():   # a library's warning is never printed on the host's terminal
                 warnings.simplefilter("ignore")
-                rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+                rows = opened.book.get_sheet_by_name(name).to_python(skip_empty_area=False)
         except CalamineError as e:
             raise ReadFailed(type(e).__name__) from None
         except BaseException as e:
             if type(e).__name__ == "PanicException":
                 raise ReadFailed("damaged") from None
             raise
-        out[name] = normalise([[_as_openpyxl(v) for v in row] for row in rows])
+        # (a date-formatted whole day is a datetime, as openpyxl gives it: calamine gives a date)
+        out[name] = normalise([[v if type(v) is not dt.date else _as_openpyxl(v) for v in row] for row in rows])
     return out
 
 
