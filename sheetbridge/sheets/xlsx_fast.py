@@ -407,12 +407,13 @@ def _draw(tab: TabData) -> _Drawn:
     looks: list[tuple[int, int, tuple]] = []
     lists: dict[tuple[str, ...], list[str]] = {}
     last_col = 0
+    names = _COLUMNS if tab.width <= len(_COLUMNS) else [_column_name(c) for c in range(tab.width)]
     for r, row in enumerate(tab.rows):
         line: list[tuple[int, str]] = []
         number = str(r + 1)
         for c, data in enumerate(row):
-            # (inline, as _look and _ending: the loop runs for every cell of every book)
-            key = (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
+            # (inline, as _look and _ending: the loop runs for every cell of every book; most cells
+            # have the default look, and most of those no value)
             value = data.value
             if value is None:
                 ending = "/>"
@@ -420,16 +421,17 @@ def _draw(tab: TabData) -> _Drawn:
                 ending = texts.get(value) if type(value) is str else None
                 if ending is None:
                     ending = _ending(value, texts)
-            if not any(key):
-                if ending == "/>":
-                    continue   # nothing to show
-                line.append((c, f'<c r="{_COLUMNS[c] if c < _NAMED else _column_name(c)}{number}"{ending}'))
+            if not (data.fill or data.bold or data.font or data.size or data.wrap or data.align or data.valign
+                    or data.input):
+                if ending != "/>":   # (else nothing to show)
+                    line.append((c, f'<c r="{names[c]}{number}"{ending}'))
             else:
+                key = (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
                 n = numbers.get(key, -1)
                 if n < 0:
                     n = numbers[key] = len(looks)
                     looks.append((r, c, key))
-                line.append((c, f'<c r="{_COLUMNS[c] if c < _NAMED else _column_name(c)}{number}" s="{{{n}}}"{ending}'))
+                line.append((c, f'<c r="{names[c]}{number}" s="{{{n}}}"{ending}'))
             if data.choices:
                 lists.setdefault(tuple(data.choices), []).append(_ref(r, c))
         if line:
