@@ -8,9 +8,10 @@ a read wants values only, and a resolve replaces every tab of the books it write
   reports a formula as its text (``"=1+2"``) and an error as its code (``"#N/A"``), as it always
   has: calamine would give the formula's cached result, or nothing.
 - :func:`book_bytes` writes a whole book: XlsxWriter writes the package, the styles (one format per
-  distinct look), the dropdowns, frozen rows, hidden tabs, margins and sheet protection; we write
-  four elements of each tab's XML ourselves and put them in its place: the cells (``<sheetData>``,
-  with row heights), ``<cols>``, ``<mergeCells>`` and ``<pageSetup>``. The cells because
+  distinct look), frozen rows, hidden tabs, margins and sheet protection; we write four elements
+  of each tab's XML ourselves and put them in its place: the cells (``<sheetData>``, with row
+  heights), ``<cols>``, ``<mergeCells>`` and ``<pageSetup>``, and put in the dropdowns
+  (``<dataValidations>``, written by XlsxWriter's code for the tab alone). The cells because
   XlsxWriter's own cost most of the time of a write (an object and several calls per cell) and its
   text escaping garbles overlapping ``_xHHHH_`` sequences and takes a text shaped like
   ``<r>...</r>`` for raw XML; the widths because it rounds them to whole pixels; the merges
@@ -21,8 +22,8 @@ a read wants values only, and a resolve replaces every tab of the books it write
 A tab's part of this (its cells, widths, merges, page setup, looks and dropdowns: :func:`_draw`)
 does not depend on the book it goes into but for each look's index in styles.xml, left as "{n}";
 XlsxWriter's part (:func:`_skeleton`: the package, styles.xml, each tab's XML around ours) depends
-on the tabs' names and structures alone (their looks in order, dropdowns, pictures, frozen rows,
-hidden, protected), not on their cells: it is given the tab's looks in the first cells of the tab.
+on the tabs' names and structures alone (their looks in order, pictures, frozen rows, hidden,
+protected), not on their cells or dropdowns: it is given the tab's looks in the first cells of the tab.
 :class:`SharedTabs` keeps the last few tabs drawn, packages made and parts deflated, so that a round
 draws the public board once for every player's book, makes the package of the players' books of
 one structure once, and deflates each part they share once (the store keeps one). XlsxWriter hands
@@ -51,6 +52,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import xlsxwriter
 import xlsxwriter.workbook
+import xlsxwriter.worksheet
 from python_calamine import CalamineError, CalamineWorkbook
 
 from .cell_reading import has_surrogate_escape
@@ -230,7 +232,7 @@ def _skeleton(title: str | None, tabs: Sequence[tuple[str, _Drawn]]) -> _Skeleto
 class SharedTabs:
     """The last few tabs drawn (:func:`_draw`) and book packages made (:func:`_skeleton`), for the
     books of one command to reuse: a round writes the same public board into every player's book,
-    drawn once, and every player's book has the same tabs, looks and dropdowns, packaged once. A tab
+    drawn once, and every player's book has the same tabs and looks, packaged once. A tab
     is found by equality (its cells are mostly the very same objects, so comparing is quick); the
     cache keeps a copy of each tab's containers, so a caller changing a tab afterwards changes
     nothing here. A package is found by its book's title and its tabs' names and structures."""
@@ -368,6 +370,7 @@ class _Drawn:
     cols: bytes
     page: bytes
     merges: bytes
+    valid: bytes          # <dataValidations>, as XlsxWriter writes it (:func:`_validations_xml`)
     landscape: bool
     # All XlsxWriter is given of the tab (:func:`_fill_sheet`): tabs of the same name and structure
     # give the same package (:func:`_skeleton`) whatever their cells.
@@ -462,10 +465,10 @@ def _draw(tab: TabData) -> _Drawn:
     page = f'<pageSetup orientation="{"landscape" if landscape else "portrait"}" fitToWidth="1" fitToHeight="0"/>'
     copy = dataclasses.replace(tab, rows=[list(row) for row in tab.rows], col_widths=dict(tab.col_widths),
                                merges=list(tab.merges), row_heights=dict(tab.row_heights), images=list(tab.images))
-    structure = (tuple(key for _, _, key in looks), repr(validations), tuple(copy.images), tab.frozen_rows,
-                 landscape, tab.hidden, tab.protected)
+    structure = (tuple(key for _, _, key in looks), tuple(copy.images), tab.frozen_rows, landscape, tab.hidden,
+                 tab.protected)
     return _Drawn(copy, looks, validations, cells, dimension.encode(), _cols_xml(tab.col_widths, hidden),
-                  page.encode(), _merges_xml(tab.merges), landscape, structure)
+                  page.encode(), _merges_xml(tab.merges), _validations_xml(validations), landscape, structure)
 
 
 def _cells_xml(rows: Mapping[int, list[tuple[int, str]]], heights: Mapping[int, float]) -> str:
@@ -495,8 +498,6 @@ def _fill_sheet(ws, drawn: _Drawn, formats: _Formats) -> _Sheet:
             r, c = divmod(n, _MAX_COLUMNS)   # (row by row, in the order the tab meets its looks)
             looks[_ref(r, c)] = fmt
             ws.write_blank(r, c, None, fmt)
-    for r, c, options in drawn.validations:
-        ws.data_validation(r, c, r, c, options)
     for image in tab.images:
         ws.insert_image(image.row, image.col, image.name,
                         {"image_data": io.BytesIO(image.png), "description": image.name, "object_position": 3})
@@ -538,6 +539,21 @@ def _ending(value: Any, texts: dict[str, str]) -> str:
     if isinstance(value, int) and abs(value) < _EXACT_INT or isinstance(value, float) and math.isfinite(value):
         return f"><v>{value!r}</v></c>"   # (repr: the shortest text that reads back as the same number)
     return _ending(text_of(value), texts)
+
+
+def _validations_xml(validations: Sequence[tuple[int, int, dict[str, Any]]]) -> bytes:
+    """The <dataValidations> element (the dropdowns), written by XlsxWriter's own code for a sheet of
+    no book: it depends on the tab alone, so a package (:func:`_skeleton`) does not depend on it and
+    serves players' books whose forms offer each player other choices."""
+    if not validations:
+        return b""
+    ws = xlsxwriter.worksheet.Worksheet()
+    for r, c, options in validations:
+        ws.data_validation(r, c, r, c, options)
+    out = io.StringIO()
+    ws._set_filehandle(out)
+    ws._write_data_validations()
+    return out.getvalue().encode("utf-8")
 
 
 def _merges_xml(merges: Sequence[tuple[int, int, int, int]]) -> bytes:
@@ -648,11 +664,11 @@ def _sheet_xml(part: bytes, drawn: _Drawn, styles: Sequence[int]) -> bytes:
     end = part.index(b"</sheetData>", start) + len(b"</sheetData>") if part.startswith(b"<sheetData>", start) \
         else part.index(b"/>", start) + 2
     part = part[:start] + drawn.cols + cells + part[end:]
-    if drawn.merges:   # right after the cells and their protection (the schema's order)
+    if drawn.merges or drawn.valid:   # right after the cells and their protection (the schema's order)
         at = start + len(drawn.cols) + len(cells)
         if part.startswith(b"<sheetProtection", at):
             at = part.index(b"/>", at) + 2
-        part = part[:at] + drawn.merges + part[at:]
+        part = part[:at] + drawn.merges + drawn.valid + part[at:]
     start = part.rindex(b"<pageSetup ")
     return part[:start] + drawn.page + part[part.index(b"/>", start) + 2:]
 
