@@ -33,7 +33,8 @@ from .decisions import DecisionRequest
 from . import seats
 from .outcome_text import outcome_lines
 from .players import check_players
-from .facts import CORE_FACTS, HOST, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible
+from .facts import (CORE_FACTS, HOST, EntriesIgnored, EntriesLate, EntriesRead, RenderContext, visible,
+                    visible_by_viewer)
 from .types import (Block, Form, Outcome, Problem, ProblemKind, RawSubmission, Report, RoundInput, State,
                     Submission, Tables, from_json, to_json)
 
@@ -452,10 +453,12 @@ class Match:
         return RenderContext(round=round_no, players=tuple(self.players), options=dict(self.options),
                              game_name=self.game.spec.name)
 
-    def render(self, facts: Sequence[Any], viewer: str | None, round_no: int) -> Report:
+    def render(self, facts: Sequence[Any], viewer: str | None, round_no: int,
+               seen: Sequence[Any] | None = None) -> Report:
         """One viewer's report of a round from the facts that viewer may see: the game draws its
-        own facts; the core adds what it recorded itself (how entries were read)."""
-        mine = visible(facts, viewer)
+        own facts; the core adds what it recorded itself (how entries were read). ``seen``: those
+        facts, already picked (:func:`~.facts.visible_by_viewer`)."""
+        mine = visible(facts, viewer) if seen is None else seen
         own = tuple(f for f in mine if not isinstance(f, CORE_FACTS))
         report = self.game.render(own, viewer, self.context(round_no))
         if report is None:
@@ -470,10 +473,11 @@ class Match:
 
     def _render(self, rec: RoundRecord) -> None:
         """Every report of a round, drawn from its facts; each viewer's renderer sees only their facts."""
-        rec.public = self.render(rec.facts, None, rec.round)
         index = next((i for i, r in enumerate(self.rounds) if r is rec), len(self.rounds))
         players = seats.players_at(self.players, self.seats, index) if self.seats else self.players
-        rec.private = {p: self.render(rec.facts, p, rec.round) for p in players}
+        seen = visible_by_viewer(rec.facts, [None, *players])
+        rec.public = self.render(rec.facts, None, rec.round, seen[None])
+        rec.private = {p: self.render(rec.facts, p, rec.round, seen[p]) for p in players}
 
     def _book(self, rec: RoundRecord) -> None:
         self.ledger.append(rec.ledger)
