@@ -145,9 +145,9 @@ def visible_by_viewer(facts: Iterable[Fact], viewers: Iterable[str | None]) -> d
         audience = f.audience
         if len(audience) < len(players):
             for name in dict.fromkeys(audience):   # (a name listed twice sees the fact once)
-                seen = out.get(name) if name is not None and name != HOST else None
-                if seen is not None:
-                    seen.append(f)
+                theirs = out.get(name) if name is not None and name != HOST else None
+                if theirs is not None:
+                    theirs.append(f)
         else:
             for name in players:
                 if name in audience:
