@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
 import io
 import math
 import re
@@ -105,16 +104,18 @@ class Opened:
     """A book's bytes and calamine's book of them (:func:`open_book`), for :func:`read_values`."""
     data: bytes
     book: CalamineWorkbook
-    formulas: bool | None = None   # :func:`_needs_openpyxl` of data, once asked
+    formulas: dict[tuple[str, ...], bool] = dataclasses.field(default_factory=dict)   # tabs -> :func:`_needs_openpyxl`
 
 
 def read_values(opened: Opened, tabs: Sequence[str],
                 slow: Callable[[Sequence[str]], dict[str, Rect]]) -> dict[str, Rect]:
     """The named tabs of the book (all present: the caller checked) as text rectangles, as openpyxl
-    reads them. `slow` reads tabs with openpyxl: used when the book holds a formula or an error cell."""
-    if opened.formulas is None:
-        opened.formulas = _needs_openpyxl(opened.data)
-    if opened.formulas:
+    reads them. `slow` reads tabs with openpyxl: used when the tabs hold a formula or an error cell."""
+    asked = tuple(sorted(tabs))
+    formulas = opened.formulas.get(asked)
+    if formulas is None:
+        formulas = opened.formulas[asked] = _needs_openpyxl(opened.data, tabs)
+    if formulas:
         return slow(tabs)
     out: dict[str, Rect] = {}
     for name in tabs:
@@ -133,13 +134,18 @@ def read_values(opened: Opened, tabs: Sequence[str],
     return out
 
 
-def _needs_openpyxl(data: bytes) -> bool:
-    """Does any tab hold a formula (an <f> element) or an error cell (t="e"), or any text an escaped
-    surrogate (``_xD83D_``, which calamine leaves undecoded: see ``cell_reading.py``)?"""
+def _needs_openpyxl(data: bytes, tabs: Sequence[str] | None = None) -> bool:
+    """Does any of `tabs` (None: every tab) hold a formula (an <f> element) or an error cell
+    (t="e"), or any text an escaped surrogate (``_xD83D_``, which calamine leaves undecoded: see
+    ``cell_reading.py``)? Only the parts of the tabs read are looked at: a player's Results and
+    Board tabs grow with every round, and a round reads their Submission tab alone."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
+            parts = _sheet_parts(z, tabs) if tabs is not None else None
             for info in z.infolist():
                 sheet = info.filename.startswith("xl/worksheets/sheet")
+                if sheet and parts is not None and info.filename not in parts:
+                    continue
                 if sheet or info.filename == "xl/sharedStrings.xml":
                     part = z.read(info)
                     if sheet and _has_formula_mark(part) or has_surrogate_escape(part):
@@ -156,6 +162,30 @@ def _has_formula_mark(part: bytes) -> bool:
     return (b"<f" in part and (b"<f>" in part or b"<f " in part or b"<f/>" in part)
             or b":f" in part and (b":f>" in part or b":f " in part)
             or b't="e"' in part or b"t='e'" in part)
+
+
+_RELS_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _sheet_parts(z: zipfile.ZipFile, tabs: Sequence[str]) -> set[str] | None:
+    """The zip entries of the named tabs (workbook.xml names them, its rels file says where they
+    are); None, meaning every tab, when the book does not say so plainly."""
+    from xml.etree import ElementTree as ET   # (two small parts: the standard parser is enough)
+    try:
+        book = ET.fromstring(z.read("xl/workbook.xml"))
+        rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+    except (KeyError, ET.ParseError):
+        return None
+    targets = {rel.get("Id"): rel.get("Target", "") for rel in rels}
+    wanted = set(tabs)
+    parts: set[str] = set()
+    for sheet in book.iter():
+        if sheet.tag.endswith("}sheet") and sheet.get("name") in wanted:
+            target = targets.get(sheet.get(_RELS_NS + "id"))
+            if not target:
+                return None
+            parts.add(target.lstrip("/") if target.startswith("/") else "xl/" + target)
+    return parts if len(parts) == len(wanted) else None
 
 
 def _as_openpyxl(value: Any) -> Any:
