@@ -43,6 +43,7 @@ def test_help_and_games_import_nothing_heavy(args):
         assert not [m for m in modules if m.startswith("sheetbridge.cli.")]    # nor any command's module
     else:
         assert "three-modular-rooms" in output
+        assert "importlib.metadata" not in modules   # no installed package declares a game (sheetbridge/plugins.py)
         # a game package's light spec chapter stands for the game's rules: importing
         # them would cost ~0.1 s (the registry, which lives with the games, is not a game)
         packages = {p.parent.name for p in (ROOT / "sheetbridge" / "games").glob("*/__init__.py")}
