@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import shlex
 import sys
 
 import click
@@ -141,6 +140,7 @@ class _Group(click.Group):
         except SheetbridgeError as e:
             message = str(e)
             if _opened:
+                import shlex   # (only here: every command imports this module)
                 message = message.replace(FOLDER_PLACEHOLDER, shlex.quote(_opened[0]))
             fail(message)
         except BrokenPipeError:   # `sheetbridge status DIR | head -3`: the reader left; exit quietly
