@@ -154,6 +154,8 @@ def test_a_resolve_of_one_game_imports_that_game_only_and_no_library_off_its_pat
     off_path = sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in NOT_ON_THE_XLSX_PATH))
     assert off_path == [], f"`sheetbridge resolve` imported {off_path}"
     assert "importlib.metadata" not in modules   # a built-in game's id: the plugins' entry points are not read
+    assert "importlib.resources" not in modules  # templates/ is a folder: the package loader is not asked
+    assert [m for m in modules if m.startswith("PIL.") and m.endswith("ImagePlugin")] == ["PIL.PngImagePlugin"]
 
 
 def test_get_game_imports_only_its_package_and_every_game_stays_reachable():
