@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from .parsing import YES_NO_HELP, shorten
 # The spec's classes live in the light spec.py (listing the games needs them alone); here as before.
-from .spec import OPTION_KINDS as OPTION_KINDS, GameSpec as GameSpec, Option, TableSpec
+from .spec import OPTION_KINDS, GameSpec, Option, TableSpec  # noqa: F401  (re-exported)
 
 State = dict  # a game's state: JSON-able dict; keys "round" (int) and "finished" (bool) are required
 Tables = Mapping[str, Sequence[Sequence[str]]]  # host-editable content: table name -> rectangle of strings
