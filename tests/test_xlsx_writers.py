@@ -263,6 +263,32 @@ def test_a_whole_write_keeps_the_tab_order_and_adds_new_tabs_at_the_end(tmp_path
     assert book.read(["A", "B", "C"]) == {"A": [["a2"]], "B": [["b2"]], "C": [["c"]]}
 
 
+def test_a_book_read_is_not_opened_again_while_its_file_is_unchanged(tmp_path, monkeypatch):
+    store = X.XlsxStore(tmp_path)
+    info = store.create(player_key("Ann"), "t", {"A": TabData(rows=[[C("a")]]), "B": TabData(rows=[[C("b")]])})
+    opened = []
+    real = F.open_book
+    monkeypatch.setattr(F, "open_book", lambda data: opened.append(data) or real(data))
+    assert store.open(info.key, info.location).read(["A"]) == {"A": [["a"]]}
+    assert store.open(info.key, info.location).read(["B"]) == {"B": [["b"]]}
+    assert store.open(info.key, info.location).tab_names() == ["A", "B"]
+    assert len(opened) == 1
+    # another program replaces the file: it is read again, also for the tab names a whole write asks for
+    path = tmp_path / info.location
+    other = F.book_bytes({"B": TabData(rows=[[C("b2")]]), "A": TabData(rows=[[C("a2")]])})
+    (tmp_path / "other.xlsx").write_bytes(other)
+    (tmp_path / "other.xlsx").replace(path)
+    assert store.open(info.key, info.location).tab_names() == ["B", "A"]
+    assert store.open(info.key, info.location).read(["A"]) == {"A": [["a2"]]}
+    # changed in place (the same file, another size)
+    path.write_bytes(F.book_bytes({"C": TabData(rows=[[C("c")]])}))
+    assert store.open(info.key, info.location).read(["C"]) == {"C": [["c"]]}
+    # our own write, then a read: the new file
+    store.open(info.key, info.location).write({"C": TabData(rows=[[C("c3")]])})
+    assert store.open(info.key, info.location).read(["C"]) == {"C": [["c3"]]}
+    assert len(opened) == 4   # (the write asked the tab names of the book just read: kept)
+
+
 def test_an_unreadable_file_is_named_in_one_line(tmp_path):
     store = X.XlsxStore(tmp_path)
     info = store.create(player_key("Ann"), "t", {"T": TabData(rows=[[C("x")]])})

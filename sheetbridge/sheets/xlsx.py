@@ -29,7 +29,7 @@ import zipfile
 from contextlib import contextmanager
 from copy import copy
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from filelock import FileLock, Timeout
 
@@ -56,12 +56,13 @@ PORTRAIT_COLUMNS = fast.PORTRAIT_COLUMNS   # widest tab (in characters) printed 
 
 class XlsxBook(Book):
     def __init__(self, key: str, path: Path, location: str, tmp_dir: Path | None = None,
-                 shared: fast.SharedTabs | None = None) -> None:
+                 shared: fast.SharedTabs | None = None, opened: OpenedBooks | None = None) -> None:
         self.key = key
         self.path = path
         self.location = location
         self.tmp_dir = tmp_dir
         self.shared = shared   # tabs drawn for the store's other books (the public board, drawn once)
+        self.opened = opened   # the store's books read before, while unchanged
 
     def _load(self, read_only: bool):
         from openpyxl import load_workbook   # only a write of some tabs, or of cells, needs it (issue 31)
@@ -95,19 +96,30 @@ class XlsxBook(Book):
         except fast.ReadFailed as e:
             raise self._unreadable(str(e)) from None
 
+    def _opened(self) -> fast.Opened:
+        """The file read and opened, or as the store read and opened it before if it is unchanged."""
+        return self._opened_now() if self.opened is None else self.opened.get(self.path, self._opened_now)
+
+    def _opened_now(self) -> fast.Opened:
+        data = self._bytes()
+        return fast.Opened(data, self._open_fast(data))
+
     def tab_names(self) -> list[str]:
-        return list(self._open_fast(self._bytes()).sheet_names)
+        if self.opened is not None:
+            names = self.opened.names(self.path)
+            if names is not None:
+                return names
+        return list(self._opened().book.sheet_names)
 
     def read(self, tabs: Sequence[str]) -> dict[str, Rect]:
-        data = self._bytes()
-        book = self._open_fast(data)
-        names = list(book.sheet_names)
+        opened = self._opened()
+        names = list(opened.book.sheet_names)
         for name in tabs:
             if name not in names:
                 raise WorkbookError(f"{self.path}: no tab named {name!r} (tabs: {', '.join(names)}); "
                                     f"if it was renamed, rename it back to {name!r}")
         try:
-            return fast.read_values(data, book, tabs, lambda some: self._read_openpyxl(data, some))
+            return fast.read_values(opened, tabs, lambda some: self._read_openpyxl(opened.data, some))
         except fast.ReadFailed as e:
             raise self._unreadable(str(e)) from None
 
@@ -164,6 +176,7 @@ class XlsxStore(Store):
     def __init__(self, folder: str | os.PathLike) -> None:
         self.folder = Path(folder)
         self.shared = fast.SharedTabs()   # a round's books share the public board's tab: drawn once
+        self.opened = OpenedBooks()       # a book read is not read again to write it, while unchanged
 
     @contextmanager
     def lock(self, command: str) -> Iterator[None]:
@@ -261,7 +274,7 @@ class XlsxStore(Store):
         return BookInfo(key, location, title)
 
     def open(self, key: str, location: str) -> XlsxBook:
-        return XlsxBook(key, self.folder / location, location, self.tmp_dir, self.shared)
+        return XlsxBook(key, self.folder / location, location, self.tmp_dir, self.shared, self.opened)
 
     def master_location(self) -> str:
         return "master.xlsx"
@@ -424,6 +437,51 @@ def _save(wb: Workbook, path: Path, tmp_dir: Path | None = None) -> None:
             zi.external_attr = 0o600 << 16
             dst.writestr(zi, data)
     replace_atomically(path, out.getvalue(), tmp_dir)
+
+
+class OpenedBooks:
+    """The books a store read, kept while their file is unchanged (the same inode, size, modification
+    and change times, before and after the read), so that a command does not read and open a book
+    again: a resolve reads every book, then asks each book's tab names to write it whole; it reads the
+    master several times. Every book's tab names are kept; the last few books, opened."""
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._names: dict[Path, tuple[tuple, list[str]]] = {}
+        self._opened: dict[Path, tuple[tuple, fast.Opened]] = {}   # least recently used first
+        self._lock = threading.Lock()
+
+    def names(self, path: Path) -> list[str] | None:
+        """The tab names of the book at `path`, if it was read unchanged."""
+        signature = _signature(path)
+        with self._lock:
+            kept = self._names.get(path)
+        return list(kept[1]) if signature and kept and kept[0] == signature else None
+
+    def get(self, path: Path, read: Callable[[], fast.Opened]) -> fast.Opened:
+        """The book at `path` as it was opened before if it is unchanged, or `read()` and kept."""
+        signature = _signature(path)
+        with self._lock:
+            kept = self._opened.pop(path, None)
+            if signature and kept and kept[0] == signature:
+                self._opened[path] = kept
+                return kept[1]
+        opened = read()
+        if signature and _signature(path) == signature:   # (not replaced while it was read)
+            with self._lock:
+                self._names[path] = (signature, list(opened.book.sheet_names))
+                self._opened[path] = (signature, opened)
+                while len(self._opened) > self.size:
+                    del self._opened[next(iter(self._opened))]
+        return opened
+
+
+def _signature(path: Path) -> tuple | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def replace_atomically(path: Path, data: bytes, tmp_dir: Path | None = None) -> None:

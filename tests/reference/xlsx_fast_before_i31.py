@@ -1,0 +1,529 @@
+"""The fast path of the xlsx backend: python-calamine reads values, XlsxWriter writes whole books.
+
+openpyxl builds an object per cell and per style to read or to write a file; a round needs neither:
+a read wants values only, and a resolve replaces every tab of the books it writes. So:
+
+- :func:`read_values` reads tabs with calamine (Rust), values only. A book holding a formula or an
+  error cell (typed by a player in a spreadsheet program) is read with openpyxl instead, which
+  reports a formula as its text (``"=1+2"``) and an error as its code (``"#N/A"``), as it always
+  has: calamine would give the formula's cached result, or nothing.
+- :func:`book_bytes` writes a whole book: XlsxWriter writes the package, the styles (one format per
+  distinct look), the dropdowns, frozen rows, hidden tabs, margins and sheet protection; we write
+  four elements of each tab's XML ourselves and put them in its place: the cells (``<sheetData>``,
+  with row heights), ``<cols>``, ``<mergeCells>`` and ``<pageSetup>``. The cells because
+  XlsxWriter's own cost most of the time of a write (an object and several calls per cell) and its
+  text escaping garbles overlapping ``_xHHHH_`` sequences and takes a text shaped like
+  ``<r>...</r>`` for raw XML; the widths because it rounds them to whole pixels; the merges
+  because its ``merge_range`` also writes every covered cell; the page setup because it leaves
+  out ``fitToWidth="1"``. Each look's index in styles.xml is read back from the one cell per look
+  XlsxWriter is given. Text is stored inline (``t="inlineStr"``), as openpyxl stored it.
+
+A tab's part of this (its cells, widths, merges, page setup, looks and dropdowns: :func:`_draw`)
+does not depend on the book it goes into but for each look's index in styles.xml, left as "{n}":
+:class:`SharedTabs` keeps the last few tabs drawn, so that a round draws the public board once for
+every player's book (the store keeps one). XlsxWriter hands its parts over as it makes them
+(:func:`_parts_kept`), and the book is packed once, compressed.
+
+The result is what the openpyxl writer in ``xlsx.py`` gives (tests/test_xlsx_writers.py compares
+them cell by cell), and the same tabs give the same bytes: fixed dates, fixed zip entry times.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import io
+import math
+import re
+import threading
+import warnings
+import zipfile
+import zlib
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import xlsxwriter
+import xlsxwriter.workbook
+from python_calamine import CalamineError, CalamineWorkbook
+
+from .cell_reading import has_surrogate_escape
+from .model import (HELPER_COLUMN, XLSX_CELL_LIMIT, CellData, Rect, TabData, cell_string, normalise,
+                    stored_text, text_of)
+
+LIST_COLUMN = HELPER_COLUMN + 1  # first hidden column holding long dropdown lists (1-based)
+FIXED_DATE = dt.datetime(2000, 1, 1)          # the books' created and modified stamps
+FIXED_ZIP_TIME = (2000, 1, 1, 0, 0, 0)
+BOOK_FONT, BOOK_FONT_SIZE = "Calibri", 11     # the default font of a new book (openpyxl's and XlsxWriter's)
+PORTRAIT_COLUMNS = 100                        # widest tab (in characters) printed on a portrait page
+# Page margins in inches, as openpyxl writes them (the printed pages stay as they were).
+MARGINS = {"left": 0.75, "right": 0.75, "top": 1.0, "bottom": 1.0}
+HEADER_MARGIN = 0.5
+VALIDATION = {"ignore_blank": True, "show_input": False, "show_error": True, "error_type": "warning",
+              "error_title": "Not an allowed value",
+              "error_message": "sheetbridge will apply the rules' default for a value not on the list."}
+# calamine reads every number as a float: an int beyond 2**53 is written as its text, so that a read
+# gives it back exactly (a read gives text anyway).
+_EXACT_INT = 2 ** 53
+
+_ESCAPE_LIKE = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
+# An <f> element (also with a namespace prefix: <x:f>), or a cell of type "e" (an error such as #N/A).
+_FORMULA_MARKS = (b"<f>", b"<f ", b"<f/>", b":f>", b":f ", b't="e"', b"t='e'")
+_STYLED_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)" s="([0-9]+)"/>')
+
+
+class ReadFailed(Exception):
+    """The bytes are not a readable .xlsx workbook (the caller names the file)."""
+
+
+# ------------------------------------------------------------ reading
+
+def open_book(data: bytes) -> CalamineWorkbook:
+    """The book in `data` (its tab names: ``.sheet_names``), for :func:`read_values`."""
+    try:
+        return CalamineWorkbook.from_filelike(io.BytesIO(data))
+    except CalamineError as e:
+        raise ReadFailed(type(e).__name__) from None
+    except BaseException as e:   # calamine panics (pyo3's PanicException) on some damaged files
+        if type(e).__name__ == "PanicException":
+            raise ReadFailed("damaged") from None
+        raise
+
+
+def read_values(data: bytes, book: CalamineWorkbook, tabs: Sequence[str],
+                slow: Callable[[Sequence[str]], dict[str, Rect]]) -> dict[str, Rect]:
+    """The named tabs of `book` (opened from `data`; all present: the caller checked) as text
+    rectangles, as openpyxl reads them. `slow` reads tabs with openpyxl: used when the book holds a
+    formula or an error cell."""
+    if _needs_openpyxl(data):
+        return slow(tabs)
+    out: dict[str, Rect] = {}
+    for name in tabs:
+        try:
+            with warnings.catch_warnings():   # a library's warning is never printed on the host's terminal
+                warnings.simplefilter("ignore")
+                rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+        except CalamineError as e:
+            raise ReadFailed(type(e).__name__) from None
+        except BaseException as e:
+            if type(e).__name__ == "PanicException":
+                raise ReadFailed("damaged") from None
+            raise
+        out[name] = normalise([[_as_openpyxl(v) for v in row] for row in rows])
+    return out
+
+
+def _needs_openpyxl(data: bytes) -> bool:
+    """Does any tab hold a formula (an <f> element) or an error cell (t="e"), or any text an escaped
+    surrogate (``_xD83D_``, which calamine leaves undecoded: see ``cell_reading.py``)?"""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            for info in z.infolist():
+                sheet = info.filename.startswith("xl/worksheets/sheet")
+                if sheet or info.filename == "xl/sharedStrings.xml":
+                    part = z.read(info)
+                    # (plain substring tests: far faster than a regular expression over the whole part)
+                    if sheet and any(mark in part for mark in _FORMULA_MARKS) or has_surrogate_escape(part):
+                        return True
+            return False
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, ValueError, EOFError) as e:
+        raise ReadFailed(type(e).__name__) from None
+
+
+def _as_openpyxl(value: Any) -> Any:
+    """A calamine value as openpyxl gives it, so a read reports the same text: a date-formatted
+    whole day is a datetime (calamine gives a date)."""
+    if type(value) is dt.date:
+        return dt.datetime(value.year, value.month, value.day)
+    return value
+
+
+# ------------------------------------------------------------ writing
+
+def cell_text(value: str) -> str:
+    """The text stored for a string, by either writer: :func:`~.model.cell_string` at the cell limit,
+    shortened further when escaping its "_xHHHH_"-like sequences (``xlsx.py``) would make it longer
+    than the limit, so that both writers store the same text."""
+    text = stored_text(value)
+    fits = len(text) <= XLSX_CELL_LIMIT // 2 or len(text.encode("utf-16-le", "surrogatepass")) <= 2 * XLSX_CELL_LIMIT
+    if fits and ("_x" not in text or len(_ESCAPE_LIKE.sub("_x005F_", text)) <= XLSX_CELL_LIMIT):
+        return text   # (what cell_string gives for a text that fits, without counting in Python)
+    room = XLSX_CELL_LIMIT
+    while True:
+        text = cell_string(value, room)
+        escaped = _ESCAPE_LIKE.sub("_x005F_", text) if "_x" in text else text
+        if len(escaped) <= XLSX_CELL_LIMIT:
+            return text
+        room -= len(escaped) - XLSX_CELL_LIMIT
+
+
+def book_bytes(tabs: Mapping[str, TabData], title: str | None = None, shared: SharedTabs | None = None) -> bytes:
+    """A whole .xlsx book holding `tabs` in order (the same bytes for the same tabs). `shared`: tabs
+    already drawn for other books (a round writes the same public board into every player's book)."""
+    out = io.BytesIO()
+    wb = xlsxwriter.Workbook(out, {"in_memory": True})
+    props: dict[str, Any] = {"created": FIXED_DATE}
+    if title:
+        props["title"] = title
+    wb.set_properties(props)
+    formats = _Formats(wb)
+    sheets: dict[str, _Sheet] = {}
+    active = False
+    for n, (name, tab) in enumerate(tabs.items(), start=1):
+        ws = wb.add_worksheet(name)
+        sheets[f"xl/worksheets/sheet{n}.xml"] = _fill_sheet(ws, shared.drawn(tab) if shared else _draw(tab), formats)
+        if not tab.hidden and not active:
+            ws.activate()
+            active = True
+    parts: list[tuple[str, bytes]] = []
+    with _parts_kept(parts):
+        wb.close()
+    if not parts:   # (XlsxWriter packed them itself)
+        with zipfile.ZipFile(io.BytesIO(out.getvalue())) as src:
+            parts = [(info.filename, src.read(info)) for info in src.infolist()]
+    return _finish(parts, sheets)
+
+
+class SharedTabs:
+    """The last few tabs drawn (:func:`_draw`), for the books of one command to reuse: a round
+    writes the same public board into every player's book, drawn once. A tab is found by
+    equality (its cells are mostly the very same objects, so comparing is quick); the cache
+    keeps a copy of each tab's containers, so a caller changing a tab afterwards changes nothing here."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._drawn: list[_Drawn] = []   # most recently used first
+        self._lock = threading.Lock()
+
+    def drawn(self, tab: TabData) -> _Drawn:
+        with self._lock:
+            for i, d in enumerate(self._drawn):
+                if d.tab == tab:
+                    self._drawn.insert(0, self._drawn.pop(i))
+                    return d
+        d = _draw(tab)
+        with self._lock:
+            self._drawn.insert(0, d)
+            del self._drawn[self.size:]
+        return d
+
+
+_PACKING = threading.Lock()   # (:func:`_parts_kept` swaps a name in XlsxWriter's module while a book closes)
+
+
+@contextmanager
+def _parts_kept(parts: list[tuple[str, bytes]]) -> Iterator[None]:
+    """XlsxWriter's parts as it makes them, in its order, instead of packed: :func:`_finish` would
+    unpack them to put ours in and pack the book again, compressed (packing and unpacking it was
+    about a tenth of a write). XlsxWriter packs through its module's ``ZipFile`` (``writestr``,
+    ``compression``, ``close``), which stands aside meanwhile; should a version of XlsxWriter pack
+    otherwise, nothing is kept and :func:`book_bytes` unpacks the package it wrote, as before."""
+
+    class Kept:
+        compression = zipfile.ZIP_STORED
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def writestr(self, info: zipfile.ZipInfo, data: bytes) -> None:
+            parts.append((info.filename, data))
+
+        def close(self) -> None:
+            pass
+
+    module = xlsxwriter.workbook
+    with _PACKING:
+        saved = module.ZipFile
+        module.ZipFile = Kept   # type: ignore[misc,assignment]
+        try:
+            yield
+        finally:
+            module.ZipFile = saved
+
+
+class _Formats:
+    """One XlsxWriter format per distinct look (a format is written once in styles.xml)."""
+
+    def __init__(self, wb: xlsxwriter.Workbook) -> None:
+        self.wb = wb
+        self.cache: dict[tuple, Any] = {}
+        self.placed: set[Any] = set()   # formats already written in a cell, for XlsxWriter to index
+
+    def get(self, key: tuple) -> Any:
+        """The format of a look (:func:`_look`; None for the default look)."""
+        fmt = self.cache.get(key, False)
+        if fmt is False:
+            fmt = self.cache[key] = self._make(key) if any(key) else None
+        return fmt
+
+    def _make(self, key: tuple) -> Any:
+        fill, bold, font, size, wrap, align, valign, input_ = key
+        props: dict[str, Any] = {}
+        if fill:
+            props.update(pattern=1, bg_color="#" + fill)
+        if bold or font or size:
+            # Named as the book's default font: without a name LibreOffice falls back to a serif face.
+            props.update(font_name=BOOK_FONT, font_size=size or BOOK_FONT_SIZE, bold=bool(bold))
+            if font:
+                props["font_color"] = "#" + font
+        if wrap:
+            props["text_wrap"] = True
+        if align in ("left", "center", "right"):
+            props["align"] = align
+        if valign in ("top", "middle", "bottom"):
+            props["valign"] = "vcenter" if valign == "middle" else valign
+        if input_:
+            props["locked"] = False
+        return self.wb.add_format(props)
+
+
+def _look(data: CellData) -> tuple:
+    """What a cell's format is made of (all empty: the default look, no format)."""
+    return (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
+
+
+@dataclass
+class _Drawn:
+    """What a tab's XML holds of ours, drawn once whichever book it goes into (:func:`_draw`)."""
+    tab: TabData          # a copy of its containers: an equal tab is drawn the same
+    looks: list[tuple[int, int, tuple]]   # the first cell (row, column) of each look, in the order met
+    validations: list[tuple[int, int, dict[str, Any]]]   # (first cell, XlsxWriter's options), in order
+    cells: str            # <sheetData>, with "{n}" for the style index of the n-th look (braces doubled)
+    dimension: bytes
+    cols: bytes
+    page: bytes
+    merges: bytes
+    landscape: bool
+
+
+@dataclass
+class _Sheet:
+    """What we write into a tab's XML ourselves (see :func:`_finish`)."""
+    drawn: _Drawn
+    formats: list[Any]         # the format of each of drawn.looks in this book
+    looks: dict[str, Any]      # cell -> format: the one cell per look XlsxWriter writes (for the style's index)
+
+
+def _draw(tab: TabData) -> _Drawn:
+    """The tab's cells, widths, merges and page setup as XML, its looks and dropdowns: all that
+    does not depend on the book (a look's index in styles.xml does: left as "{n}")."""
+    texts: dict[str, str] = {}     # value -> its <c> ending (a tab repeats many values)
+    rows: dict[int, list[tuple[int, int, str]]] = {}   # row -> its cells: (column, look number or -1, the rest)
+    numbers: dict[tuple, int] = {}
+    looks: list[tuple[int, int, tuple]] = []
+    lists: dict[tuple[str, ...], list[str]] = {}
+    for r, row in enumerate(tab.rows):
+        line: list[tuple[int, int, str]] = []
+        for c, data in enumerate(row):
+            key = _look(data)
+            ending = _ending(data.value, texts)
+            if not any(key):
+                if ending == "/>":
+                    continue   # nothing to show
+                n = -1
+            else:
+                n = numbers.get(key, -1)
+                if n < 0:
+                    n = numbers[key] = len(looks)
+                    looks.append((r, c, key))
+            line.append((c, n, ending))
+            if data.choices:
+                lists.setdefault(tuple(data.choices), []).append(_ref(r, c))
+        if line:
+            rows[r] = line
+    hidden: list[int] = []
+    validations: list[tuple[int, int, dict[str, Any]]] = []
+    for choices, cells in lists.items():
+        inline = ",".join(choices)
+        options = dict(VALIDATION, validate="list", multi_range=" ".join(cells))
+        if len(inline) <= 250 and '"' not in inline and all("," not in c for c in choices):
+            options["source"] = list(choices)
+        else:   # a long list lives in a hidden column of the same tab
+            col = LIST_COLUMN - 1 + len(hidden)
+            hidden.append(col)
+            for i, choice in enumerate(choices):
+                rows.setdefault(i, []).append((col, -1, _ending(choice, texts)))
+                rows[i].sort(key=lambda cell: cell[0])   # (right of the tab's cells, left to right)
+            letter = _column_name(col)
+            options["source"] = f"=${letter}$1:${letter}${len(choices)}"
+        first = xlsxwriter.utility.xl_cell_to_rowcol(cells[0])
+        validations.append((first[0], first[1], options))
+    cells, last_col = _cells_xml(rows, tab.row_heights)
+    dimension = f'<dimension ref="A1:{_column_name(last_col)}{max(rows) + 1}"/>' if rows else '<dimension ref="A1"/>'
+    landscape = sum(tab.col_widths.values()) > PORTRAIT_COLUMNS
+    # fitToWidth="1" is the default, but said (as openpyxl says it): some readers want it
+    page = f'<pageSetup orientation="{"landscape" if landscape else "portrait"}" fitToWidth="1" fitToHeight="0"/>'
+    copy = dataclasses.replace(tab, rows=[list(row) for row in tab.rows], col_widths=dict(tab.col_widths),
+                               merges=list(tab.merges), row_heights=dict(tab.row_heights), images=list(tab.images))
+    return _Drawn(copy, looks, validations, cells, dimension.encode(), _cols_xml(tab.col_widths, hidden),
+                  page.encode(), _merges_xml(tab.merges), landscape)
+
+
+def _cells_xml(rows: Mapping[int, list[tuple[int, int, str]]], heights: Mapping[int, float]) -> tuple[str, int]:
+    """The <sheetData> element, "{n}" standing for the n-th look's style index; and the last column."""
+    lines = ["<sheetData>"]
+    last_col = 0
+    for r in sorted(set(rows) | set(heights)):
+        number = str(r + 1)
+        height = heights.get(r)
+        lines.append(f'<row r="{number}" ht="{height:.16g}" customHeight="1">' if height else f'<row r="{number}">')
+        for c, n, ending in rows.get(r, ()):
+            if "{" in ending or "}" in ending:
+                ending = ending.replace("{", "{{").replace("}", "}}")
+            ref = _column_name(c) + number
+            lines.append(f'<c r="{ref}" s="{{{n}}}"{ending}' if n >= 0 else f'<c r="{ref}"{ending}')
+            last_col = max(last_col, c)
+        lines.append("</row>")
+    lines.append("</sheetData>")
+    return ("".join(lines) if len(lines) > 2 else "<sheetData/>"), last_col
+
+
+def _fill_sheet(ws, drawn: _Drawn, formats: _Formats) -> _Sheet:
+    """Give XlsxWriter everything about the tab but its cells (drawn by :func:`_draw`): one cell per
+    look not yet placed in this book, for XlsxWriter to give the look its index in styles.xml."""
+    tab = drawn.tab
+    fmts = [formats.get(key) for _, _, key in drawn.looks]
+    looks: dict[str, Any] = {}
+    for (r, c, _), fmt in zip(drawn.looks, fmts):
+        if fmt not in formats.placed:
+            formats.placed.add(fmt)
+            looks[_ref(r, c)] = fmt
+            ws.write_blank(r, c, None, fmt)
+    for r, c, options in drawn.validations:
+        ws.data_validation(r, c, r, c, options)
+    for image in tab.images:
+        ws.insert_image(image.row, image.col, image.name,
+                        {"image_data": io.BytesIO(image.png), "description": image.name, "object_position": 3})
+    if tab.frozen_rows:
+        ws.freeze_panes(tab.frozen_rows, 0)
+    # Printed (or exported to PDF) one page wide, so nothing is cut at the page's right edge;
+    # a wide tab on a landscape page, so that it is not shrunk too small to read.
+    ws.fit_to_pages(1, 0)
+    if drawn.landscape:
+        ws.set_landscape()
+    ws.set_margins(**MARGINS)
+    ws.set_header("", {"margin": HEADER_MARGIN})
+    ws.set_footer("", {"margin": HEADER_MARGIN})
+    if tab.hidden:
+        ws.hide()
+    if tab.protected:
+        # Players may resize rows and columns, nothing else but the unlocked input cells: inserting or
+        # deleting rows would move the form under sheetbridge's feet. No password: the host can lift it.
+        ws.protect("", {"format_columns": True, "format_rows": True, "objects": True, "scenarios": True})
+    return _Sheet(drawn, fmts, looks)
+
+
+def _ending(value: Any, texts: dict[str, str]) -> str:
+    """A cell's XML after its reference and style: its type and value ("/>" for an empty cell)."""
+    if isinstance(value, str):
+        ending = texts.get(value)
+        if ending is None:
+            text = cell_text(value)
+            ending = texts[value] = f' t="inlineStr"><is>{_t(text)}</is></c>' if text else "/>"
+        return ending
+    if value is None:
+        return "/>"
+    if isinstance(value, bool):
+        return f' t="b"><v>{int(value)}</v></c>'
+    if isinstance(value, int) and abs(value) < _EXACT_INT or isinstance(value, float) and math.isfinite(value):
+        return f"><v>{value!r}</v></c>"   # (repr: the shortest text that reads back as the same number)
+    return _ending(text_of(value), texts)
+
+
+def _merges_xml(merges: Sequence[tuple[int, int, int, int]]) -> bytes:
+    """The <mergeCells> element (XlsxWriter's merge_range would also write every covered cell)."""
+    refs = [f'<mergeCell ref="{_ref(r0, c0)}:{_ref(r1 - 1, c1 - 1)}"/>' for r0, c0, r1, c1 in merges
+            if r1 - r0 > 1 or c1 - c0 > 1]   # (a single cell is no merge)
+    return f'<mergeCells count="{len(refs)}">{"".join(refs)}</mergeCells>'.encode() if refs else b""
+
+
+def _cols_xml(widths: Mapping[int, float], hidden: Sequence[int]) -> bytes:
+    """The <cols> element: the layout's widths as given (XlsxWriter would round them to pixels)."""
+    cols = {c: f'<col min="{c + 1}" max="{c + 1}" width="{float(w):.16g}" customWidth="1"/>'
+            for c, w in widths.items()}
+    for c in hidden:
+        cols[c] = f'<col min="{c + 1}" max="{c + 1}" width="0" hidden="1" customWidth="1"/>'
+    if not cols:
+        return b""
+    return ("<cols>" + "".join(cols[c] for c in sorted(cols)) + "</cols>").encode()
+
+
+def _finish(parts: Sequence[tuple[str, bytes]], sheets: Mapping[str, _Sheet]) -> bytes:
+    """XlsxWriter's parts with ours in each tab (:func:`_sheet_xml`), packed, every entry at a fixed time."""
+    index: dict[Any, int] = {}   # format -> its index in styles.xml, from the cells XlsxWriter wrote
+    for name, part in parts:
+        if name in sheets:
+            for ref, s in _STYLED_CELL.findall(part):
+                index[sheets[name].looks[ref.decode()]] = int(s)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name, part in parts:
+            sheet = sheets.get(name)
+            if sheet is not None:
+                part = _sheet_xml(part, sheet, index)
+            elif name.startswith("xl/drawings/drawing"):
+                part = _one_cell_anchors(part)
+            zi = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zi.external_attr = 0o600 << 16
+            dst.writestr(zi, part)
+    return out.getvalue()
+
+
+_TWO_CELL_ANCHOR = re.compile(rb'<xdr:twoCellAnchor editAs="absolute">(<xdr:from>.*?</xdr:from>)<xdr:to>.*?</xdr:to>'
+                              rb'(.*?<a:ext (cx="[0-9]+" cy="[0-9]+")/>.*?)</xdr:twoCellAnchor>', re.S)
+
+
+def _one_cell_anchors(part: bytes) -> bytes:
+    """A picture anchored by its top-left cell and its own size (as openpyxl writes it): XlsxWriter
+    anchors both corners to cells, reckoned with widths and heights it was not given (we write
+    them), so a reader would stretch the picture to those cells."""
+    return _TWO_CELL_ANCHOR.sub(rb'<xdr:oneCellAnchor>\1<xdr:ext \3/>\2</xdr:oneCellAnchor>', part)
+
+
+def _sheet_xml(part: bytes, sheet: _Sheet, index: Mapping[Any, int]) -> bytes:
+    """A sheet's XML from XlsxWriter with our <dimension>, <cols>, <sheetData>, <mergeCells> and <pageSetup>.
+    (Its XML holds no text of ours, so looking for these elements is safe.)"""
+    drawn = sheet.drawn
+    cells = drawn.cells.format(*[index[fmt] for fmt in sheet.formats]).encode("utf-8")
+    start = part.index(b"<dimension ")
+    part = part[:start] + drawn.dimension + part[part.index(b"/>", start) + 2:]
+    start = part.index(b"<sheetData")
+    end = part.index(b"</sheetData>", start) + len(b"</sheetData>") if part.startswith(b"<sheetData>", start) \
+        else part.index(b"/>", start) + 2
+    part = part[:start] + drawn.cols + cells + part[end:]
+    if drawn.merges:   # right after the cells and their protection (the schema's order)
+        at = start + len(drawn.cols) + len(cells)
+        if part.startswith(b"<sheetProtection", at):
+            at = part.index(b"/>", at) + 2
+        part = part[:at] + drawn.merges + part[at:]
+    start = part.rindex(b"<pageSetup ")
+    return part[:start] + drawn.page + part[part.index(b"/>", start) + 2:]
+
+
+@functools.lru_cache(maxsize=None)
+def _column_name(c: int) -> str:
+    """Excel's name of the 0-based column `c`: 0 is A, 25 Z, 26 AA."""
+    name, n = "", c + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+def _ref(r: int, c: int) -> str:
+    return f"{_column_name(c)}{r + 1}"
+
+
+def _t(text: str) -> str:
+    """A <t> element holding `text` as Excel reads it: a literal "_xHHHH_" has its "_" escaped,
+    control characters become "_xHHHH_", and leading or trailing spaces are kept."""
+    if "_x" in text:
+        text = _ESCAPE_LIKE.sub("_x005F_", text)
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(lambda m: f"_x{ord(m.group()):04X}_", text)
+    if "&" in text or "<" in text or ">" in text:
+        text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
+    return f"<t{space}>{text}</t>"
