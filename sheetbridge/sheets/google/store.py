@@ -78,6 +78,8 @@ class GoogleStore(DriveFiles, Store):
         self.notify = notify
         self.folder_id = folder_id
         self._cache: dict[str, dict] = {}   # spreadsheet id -> {"sheets": {title: id}, "protected": {...}}
+        self._prints: dict[str, dict[str, dict]] = {}   # the rows each tab holds (ids.py, kept.py)
+        self._seen: dict[str, dict[str, str]] = {}
         self._lock = threading.RLock()
         self.settings = dict(settings or {})   # what to record in the game folder's config
         self.game_folder = Path(game_folder) if game_folder else None
