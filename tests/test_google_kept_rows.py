@@ -130,6 +130,26 @@ def test_written_around_kept_rows_the_books_end_as_written_whole(game_id, rounds
     assert sent_part["bytes"] < 0.9 * sent_whole["bytes"]   # (forms typed in and all: the benchmark has the figures)
 
 
+def test_an_undo_removes_the_rounds_rows_and_ends_as_written_whole(tmp_path):
+    """Undo takes a round's block off the top of every board and Results tab: the rows below move up."""
+    from sheetbridge.host.undo import undo
+    game_id, folders = "three-modular-rooms", {k: tmp_path / k for k in ("whole", "part")}
+    fakes = {k: FakeGoogle(seed=5) for k in folders}
+    rngs = {k: Rng.from_seed(3, "players") for k in folders}
+    for k in folders:
+        start(fakes[k], game_id, folders[k], incremental=k == "part")
+        for _ in range(4):
+            one_round(fakes[k], folders[k], rngs[k], incremental=k == "part")
+    sent = sent_requests(fakes["part"])
+    for k in folders:
+        assert undo(reopen(fakes[k], folders[k], k == "part")).action == "undone"
+    assert game_state(fakes["part"], folders["part"]) == game_state(fakes["whole"], folders["whole"])
+    assert sent["deleteDimension"] > 0
+    for k in folders:
+        one_round(fakes[k], folders[k], rngs[k], incremental=k == "part")
+    assert game_state(fakes["part"], folders["part"]) == game_state(fakes["whole"], folders["whole"])
+
+
 def test_a_hand_edit_or_a_lost_fingerprint_file_means_a_whole_write(tmp_path):
     game_id, folders = "three-modular-rooms", {k: tmp_path / k for k in ("whole", "part")}
     fakes = {k: FakeGoogle(seed=5) for k in folders}
