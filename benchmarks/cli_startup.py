@@ -8,9 +8,10 @@ and its ratio to an empty interpreter's (the ratio travels between machines bett
 seconds), then the modules each command spent most on importing (``python -X importtime``).
 sheetbridge's own bytecode is compiled first, as pip does when it installs a package (an
 environment with PYTHONDONTWRITEBYTECODE would otherwise recompile it on every run).
-Commands are loaded lazily (sheetbridge/cli/__init__.py): `--help` imports click and the
-command modules only, `games` the game registry too; tests/test_cli_startup.py checks which
-modules load, never how long it takes.
+Commands are loaded lazily (sheetbridge/cli/__init__.py): `--help` imports click alone (it lists the
+commands from their first sentences, importing none of them), `games` the game registry and each game's
+light spec chapter too (and importlib.metadata only when an installed package may declare a game:
+sheetbridge/plugins.py); tests/test_cli_startup.py checks which modules load, never how long it takes.
 """
 from __future__ import annotations
 

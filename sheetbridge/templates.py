@@ -9,7 +9,6 @@ import csv
 import io
 import json
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +22,13 @@ def templates_dir() -> Path:
     root = Path(__file__).resolve().parent.parent
     if (root / "templates").is_dir() and (root / "pyproject.toml").is_file():
         return root / "templates"  # a source checkout (or an editable install): the live folder
-    packaged = resources.files("sheetbridge") / "templates_data"
+    packaged = Path(__file__).resolve().parent / "templates_data"   # a wheel installed in a folder
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
+    from importlib import resources   # (what else the package loader may know: about 6 ms to import)
+    packaged_resource = resources.files("sheetbridge") / "templates_data"
+    if packaged_resource.is_dir():
+        return Path(str(packaged_resource))
     raise ConfigError("sheetbridge's templates/ folder is missing from this installation; reinstall sheetbridge")
 
 

@@ -40,8 +40,10 @@ def test_help_and_games_import_nothing_heavy(args):
     if args == ("--help",):
         assert "resolve" in output and "Resolve the open round" in output
         assert not [m for m in modules if m.startswith("sheetbridge.core")]    # not even the game registry
+        assert not [m for m in modules if m.startswith("sheetbridge.cli.")]    # nor any command's module
     else:
         assert "three-modular-rooms" in output
+        assert "importlib.metadata" not in modules   # no installed package declares a game (sheetbridge/plugins.py)
         # a game package's light spec chapter stands for the game's rules: importing
         # them would cost ~0.1 s (the registry, which lives with the games, is not a game)
         packages = {p.parent.name for p in (ROOT / "sheetbridge" / "games").glob("*/__init__.py")}
@@ -80,6 +82,30 @@ def test_every_command_is_listed_and_loads():
     for name in COMMANDS:
         res = CliRunner().invoke(main, [name, "--help"])
         assert res.exit_code == 0 and res.output.startswith(f"Usage: main {name}"), res.output
+
+
+def test_help_lists_each_command_as_its_own_help_would(monkeypatch):
+    """`--help` lists the commands from the first sentences in COMMANDS, importing none of them: each is
+    the command's own short help at every width, and the whole text is the same as with every command
+    loaded (what click drew before)."""
+    import importlib
+
+    import click
+    for name, (module, attr, summary) in COMMANDS.items():
+        command = getattr(importlib.import_module(f"sheetbridge.cli.{module}"), attr)
+        assert not command.hidden and not command.deprecated and not command.short_help, name
+        stand_in = click.Command(name, help=summary)
+        for width in range(3, 400):
+            assert stand_in.get_short_help_str(width) == command.get_short_help_str(width), (name, width)
+    loaded_commands = {name: main.get_command(None, name) for name in COMMANDS}
+    for columns in ("40", "80", "200"):
+        monkeypatch.setenv("COLUMNS", columns)
+        fresh = type(main)("sheetbridge", params=main.params, help=main.help, context_settings=main.context_settings)
+        lazy = fresh.make_context("sheetbridge", ["--help"], resilient_parsing=True).get_help()
+        assert not fresh.commands   # (nothing was loaded to draw it)
+        loaded = click.Group("sheetbridge", commands=loaded_commands, params=main.params, help=main.help,
+                             context_settings=main.context_settings)
+        assert lazy == loaded.make_context("sheetbridge", ["--help"], resilient_parsing=True).get_help(), columns
 
 
 def test_a_game_package_is_listed_from_its_light_spec(tmp_path, monkeypatch):
@@ -128,6 +154,8 @@ def test_a_resolve_of_one_game_imports_that_game_only_and_no_library_off_its_pat
     off_path = sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in NOT_ON_THE_XLSX_PATH))
     assert off_path == [], f"`sheetbridge resolve` imported {off_path}"
     assert "importlib.metadata" not in modules   # a built-in game's id: the plugins' entry points are not read
+    assert "importlib.resources" not in modules  # templates/ is a folder: the package loader is not asked
+    assert [m for m in modules if m.startswith("PIL.") and m.endswith("ImagePlugin")] == ["PIL.PngImagePlugin"]
 
 
 def test_get_game_imports_only_its_package_and_every_game_stays_reachable():

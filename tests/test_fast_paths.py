@@ -517,3 +517,31 @@ def test_the_shared_missions_of_later_rounds_are_never_written():
     m = match_from_position("bugcatcher", ["P1", "P2", "P3"], pos, garnets={"P1": 2, "P2": 2, "P3": 2})
     assert {x["id"]: x["status"] for x in m.state["missions"]}["F1"] == "completed"
     assert bc._read_missions_cached(key) == before
+
+
+def test_the_facts_each_viewer_sees_at_once_are_what_each_sees_alone():
+    """visible_by_viewer (one pass over a round's facts for every viewer) picks, for each viewer and
+    in order, what visible picks for that viewer alone: public, host-only, one player, several
+    players, a name listed twice, a name that is no viewer."""
+    from sheetbridge.core.facts import HOST, HOST_ONLY, PUBLIC, visible, visible_by_viewer
+
+    @dataclasses.dataclass(frozen=True)
+    class Seen(Fact):
+        n: int = 0
+
+    rng = random.Random(7)
+    names = ["Ann", "Bo", "Cy", "Dee", "Eli"]
+    for trial in range(300):
+        facts = []
+        for n in range(rng.randrange(0, 25)):
+            kind = rng.randrange(5)
+            audience = (PUBLIC if kind == 0 else HOST_ONLY if kind == 1 else
+                        tuple(rng.choice(names + ["Zed"]) for _ in range(rng.randrange(1, 4))) if kind < 4 else
+                        tuple(rng.sample(names, rng.randrange(3, 6))))
+            facts.append(Seen(audience=audience, n=n))
+        viewers = [None, HOST, *rng.sample(names, rng.randrange(0, 6))]
+        rng.shuffle(viewers)
+        got = visible_by_viewer(facts, viewers)
+        assert list(got) == viewers
+        for v in viewers:
+            assert got[v] == visible(facts, v), (trial, v)

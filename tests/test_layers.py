@@ -199,3 +199,16 @@ def test_the_cycle_check_finds_a_cycle_and_names_its_modules():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e2"}, "e2": set()}
     assert cycles(graph) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_host_never_asks_a_store_which_backend_it_is():
+    """The host uses what a Store declares (``backend``, ``folder``, ``embeds_pictures``...), never
+    ``isinstance`` of a backend's class: a third backend then needs no change in host/ or cli/."""
+    asked = []
+    for folder in ("host", "cli"):
+        for path in sorted((ROOT / "sheetbridge" / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance"
+                        and len(node.args) == 2 and "Store" in ast.unparse(node.args[1])):
+                    asked.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert asked == []

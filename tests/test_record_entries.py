@@ -14,7 +14,8 @@ import openpyxl
 import pytest
 
 from sheetbridge.core.errors import LedgerError
-from sheetbridge.core.match import RoundRecord, random_submissions
+from sheetbridge.core.match import random_submissions
+from sheetbridge.core.round_record import RoundRecord
 from sheetbridge.core.rng import Rng
 from sheetbridge.host.demo import fill_submission
 from sheetbridge.host.record import read_record

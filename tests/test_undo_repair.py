@@ -82,13 +82,27 @@ def test_repair_keeps_the_entries_of_an_intact_submission_tab(game, tab):
     wb = openpyxl.load_workbook(path)
     del wb[tab]
     wb.save(path)
-    res = run("resolve", game, ok=False)
-    assert res.exit_code == 2 and "--player Bo" in res.output
     out = run("repair", game, "--player", "Bo").output
     assert "the entries in its Submission tab for round 1 were kept" in out, out
     assert "re-enters" not in out
     assert sorted(openpyxl.load_workbook(path).sheetnames) == ["Board", "Identity", "Results", "Submission"]
     assert "round 1 resolved" in run("resolve", game).output
+    assert "You played card -10 in Null." in tab_text(path, "Results")
+
+
+@pytest.mark.parametrize("tab", ["Results", "Board"])
+def test_resolve_redraws_a_deleted_results_or_board_tab(game, tab):
+    """A new round rewrites every Results and Board tab, so it reads only the Submission tab: a
+    deleted output tab is drawn again, and the entries typed in the Submission tab are counted."""
+    round_one(game)
+    path = players(game) / "Bo.xlsx"
+    wb = openpyxl.load_workbook(path)
+    del wb[tab]
+    wb.save(path)
+    bo = next(line for line in run("status", game).output.splitlines() if line.strip().startswith("Bo"))
+    assert "submitted: ok" in bo, bo
+    assert "round 1 resolved" in run("resolve", game).output
+    assert sorted(openpyxl.load_workbook(path).sheetnames) == ["Board", "Identity", "Results", "Submission"]
     assert "You played card -10 in Null." in tab_text(path, "Results")
 
 

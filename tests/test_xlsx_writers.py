@@ -219,6 +219,25 @@ def test_formulas_and_error_cells_typed_by_a_player_read_as_openpyxl_read_them(t
     assert book.read(["T", "U"]) == {"T": [["x", "y"], ["=1+2", "#N/A"]], "U": [["1"]]}
 
 
+def test_a_formula_in_a_tab_not_read_leaves_the_read_to_calamine(tmp_path, monkeypatch):
+    """Only the tabs read are looked at for formulas: a round reads a player's Submission tab,
+    and their Results and Board tabs (growing every round) are not inflated for it. A formula in
+    a tab read still sends the read to openpyxl."""
+    store = X.XlsxStore(tmp_path)
+    info = store.create(player_key("Ann"), "t", {"T": TabData(rows=[[C("x")]]), "U": TabData(rows=[[C(1)]]),
+                                                  "Odd & <named>": TabData(rows=[[C("z")]])})
+    path = tmp_path / info.location
+    wb = openpyxl.load_workbook(path)
+    wb["U"]["A2"] = "=1+2"
+    wb.save(path)
+    book = store.open(info.key, info.location)
+    calls: list = []
+    slow = X.XlsxBook._read_openpyxl
+    monkeypatch.setattr(X.XlsxBook, "_read_openpyxl", lambda self, data, tabs: calls.append(tabs) or slow(self, data, tabs))
+    assert book.read(["T", "Odd & <named>"]) == {"T": [["x"]], "Odd & <named>": [["z"]]} and calls == []
+    assert book.read(["U"]) == {"U": [["1"], ["=1+2"]]} and calls == [["U"]]
+
+
 def test_a_partial_write_keeps_the_other_tabs_exactly(tmp_path):
     """The demo typing a player's entries writes one tab: openpyxl carries the others over."""
     store = X.XlsxStore(tmp_path)

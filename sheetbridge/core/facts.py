@@ -128,6 +128,33 @@ def visible(facts: Iterable[Fact], viewer: str | None) -> tuple[Fact, ...]:
     return tuple(f for f in facts if f.visible_to(viewer))
 
 
+def visible_by_viewer(facts: Iterable[Fact], viewers: Iterable[str | None]) -> dict[str | None, tuple[Fact, ...]]:
+    """:func:`visible` for each of `viewers` at once, in one pass over the facts: a round's reports
+    are drawn for every player, and filtering the whole round for each of them cost players x facts."""
+    out: dict[str | None, list[Fact]] = {v: [] for v in viewers}
+    everyone = list(out.values())
+    players = [v for v in out if v is not None and v != HOST]
+    host = out.get(HOST)
+    for f in facts:
+        if f.audience == PUBLIC:
+            for seen in everyone:
+                seen.append(f)
+            continue
+        if host is not None:
+            host.append(f)
+        audience = f.audience
+        if len(audience) < len(players):
+            for name in dict.fromkeys(audience):   # (a name listed twice sees the fact once)
+                theirs = out.get(name) if name is not None and name != HOST else None
+                if theirs is not None:
+                    theirs.append(f)
+        else:
+            for name in players:
+                if name in audience:
+                    out[name].append(f)
+    return {v: tuple(seen) for v, seen in out.items()}
+
+
 def of_type(facts: Iterable[Any], *types: type) -> list[Any]:
     """The facts of the given types, in order: ``of_type(rec.facts, RoomScored)``."""
     return [f for f in facts if isinstance(f, types)]

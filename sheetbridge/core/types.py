@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Mapping, Sequence
 
 from .parsing import YES_NO_HELP, shorten
+# The spec's classes live in the light spec.py (listing the games needs them alone); here as before.
+from .spec import OPTION_KINDS, GameSpec, Option, TableSpec  # noqa: F401  (re-exported)
 
 State = dict  # a game's state: JSON-able dict; keys "round" (int) and "finished" (bool) are required
 Tables = Mapping[str, Sequence[Sequence[str]]]  # host-editable content: table name -> rectangle of strings
@@ -180,87 +182,6 @@ def _find_row(section: Section, text: str) -> int | None:
         n = int(m.group(1)) - 1
         return n if 0 <= n < section.rows else None
     return None
-
-
-OPTION_KINDS = ("rule", "content", "display")
-
-
-@dataclass(frozen=True)
-class Option:
-    """A host option: a named switch where hosts could disagree (the rulings' A-numbers)."""
-    name: str
-    default: Any
-    help: str
-    choices: tuple[Any, ...] = ()
-    ruling: str = ""  # e.g. "A3"
-    # What changing it changes, for designers (the balance report labels it): "rule" (how the game
-    # plays), "content" (what is played on: a different board or grid, not different rules) or
-    # "display" (only what is shown or told; random players play the same games).
-    kind: str = "rule"
-
-    def __post_init__(self) -> None:
-        if self.kind not in OPTION_KINDS:
-            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {', '.join(OPTION_KINDS)}")
-
-    def parse(self, text: Any) -> Any:
-        """Convert the host's cell text to the option's type; ValueError says what is allowed."""
-        if text is None or (isinstance(text, str) and text.strip() == ""):
-            return self.default
-        d = self.default
-        v: int | float | str
-        if isinstance(d, bool):
-            t = str(text).strip().lower()
-            if t in ("true", "yes", "1", "on"):
-                return True
-            if t in ("false", "no", "0", "off"):
-                return False
-            raise ValueError(f"option {self.name}: {text!r} is not allowed; use true or false")
-        if isinstance(d, int) and not isinstance(d, bool):
-            try:
-                v = int(float(str(text).strip()))
-            except ValueError:
-                raise ValueError(f"option {self.name}: {text!r} is not a whole number") from None
-        elif isinstance(d, float):
-            try:
-                v = float(str(text).strip())
-            except ValueError:
-                raise ValueError(f"option {self.name}: {text!r} is not a number") from None
-        else:
-            v = str(text).strip()
-        if self.choices and v not in self.choices:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"option {self.name}: {text!r} is not allowed; use one of {allowed}")
-        return v
-
-
-@dataclass(frozen=True)
-class TableSpec:
-    """Host-editable content shipped as a default in templates/<game-id>/<file>."""
-    name: str   # the tab name in the master workbook
-    file: str   # default content, a CSV file in templates/<game-id>/
-    help: str
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    id: str
-    name: str
-    min_players: int
-    max_players: int | None   # None: any number from min_players (a ruleset that names no limit)
-    rounds: int
-    summary: str
-    options: tuple[Option, ...] = ()
-    tables: tuple[TableSpec, ...] = ()
-    recommended_players: int | None = None
-
-    def option(self, name: str) -> Option:
-        for o in self.options:
-            if o.name == name:
-                return o
-        raise KeyError(name)
-
-    def default_options(self) -> dict[str, Any]:
-        return {o.name: o.default for o in self.options}
 
 
 # ---------------------------------------------------------------- problems
@@ -506,15 +427,19 @@ _ENUMS = {"FieldKind": FieldKind, "ProblemKind": ProblemKind}
 
 
 def from_json(data: Any) -> Any:
+    """What :func:`to_json` wrote, rebuilt: tagged dataclasses and enums, lists in a dataclass's
+    fields as tuples (nested ones too). A record holds tens of thousands of these: a class's field
+    names are looked up once, and plain values return first."""
+    if data.__class__ in _PLAIN:
+        return data
     if isinstance(data, dict):
-        if "__t" in data:
-            cls = _TYPES[data["__t"]]
-            kwargs = {}
-            for f in fields(cls):
-                if f.name in data:
-                    v = from_json(data[f.name])
-                    kwargs[f.name] = _tuplify(v) if isinstance(v, list) else v
-            return cls(**kwargs)
+        tag = data.get("__t")
+        if tag is not None:
+            cls = _TYPES[tag]
+            names = _FIELD_NAMES.get(cls)
+            if names is None:
+                names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+            return cls(**{name: _field_value(data[name]) for name in names if name in data})
         if "__e" in data:
             return _ENUMS[data["__e"]](data["v"])
         return {k: from_json(v) for k, v in data.items()}
@@ -523,10 +448,15 @@ def from_json(data: Any) -> Any:
     return data
 
 
-def _tuplify(v: Any) -> Any:
-    if isinstance(v, list):
-        return tuple(_tuplify(x) for x in v)
-    return v
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_value(data: Any) -> Any:
+    """A dataclass field's value: a list becomes a tuple, and so does every list directly in it."""
+    if data.__class__ is list:
+        return tuple(_field_value(v) if v.__class__ is list else from_json(v) for v in data)
+    return from_json(data)
 
 
 def register_types(*classes: type) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:   # the core's classes are not loaded to list the games
     from ..core.game import GameRules
-    from ..core.types import GameSpec
+    from ..core.spec import GameSpec
 
 
 class GameSummary(NamedTuple):

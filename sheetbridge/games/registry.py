@@ -132,8 +132,8 @@ def _load_plugins() -> None:
     if _plugins_loaded:
         return
     _plugins_loaded = True
-    from importlib.metadata import entry_points
-    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+    from ..plugins import entry_points   # (importlib.metadata only when an installed package may declare one)
+    for ep in entry_points(PLUGIN_GROUP):
         try:
             _add_plugin(ep.load(), ep.value)
         except Exception as e:   # a plugin's bug must not stop sheetbridge: reported by `games`

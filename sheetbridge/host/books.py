@@ -35,12 +35,16 @@ def player_tab_names() -> list[str]:
     return [L.tab_name("submission"), L.tab_name("results"), L.tab_name("board")]
 
 
-def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = True) -> dict[str, BookState]:
+def read_books(ld: Loaded, players: Sequence[str] | None = None, board: bool = True,
+               compare: bool = True) -> dict[str, BookState]:
     """Read every player's book (and the board): one read per book. A book that cannot be read is
-    reported in its BookState, never raised, so one broken file does not hide the others."""
+    reported in its BookState, never raised, so one broken file does not hide the others.
+    ``compare=False``: of a player's book only the Submission tab (and its identity), for a command
+    that rewrites the rest anyway (a new round's resolve): its Results and Board tabs grow with
+    every round, and :func:`~.transaction.plan` takes a tab not read for one that differs."""
     m = ld.match
     out: dict[str, BookState] = {}
-    names = player_tab_names()
+    names = player_tab_names() if compare else player_tab_names()[:1]
     who = list(m.players if players is None else players)
     states = [BookState(player_key(p), ld.locations.get(p, ""), None) for p in who]
     if board and ld.board_location:

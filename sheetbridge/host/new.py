@@ -136,7 +136,7 @@ def _new_game_locked(game_id: str, players: Sequence[PlayerInfo], store: Store, 
              **{player_key(n): loc for n, loc in locations.items()}}
     removed: list[str] = []
     if folder is not None:
-        cfg = {"backend": "xlsx" if isinstance(store, XlsxStore) else "google", "game": game_id,
+        cfg = {"backend": store.backend, "game": game_id,
                "master": master_info.location, "files": files}
         cfg.update(store.config_extra())
         if cohosts:
@@ -189,7 +189,7 @@ def _replaced_game_files(folder: Path, store: Store) -> tuple[dict[str, str], st
             return {str(k): str(v) for k, v in cfg["files"].items()}, ""
         if cfg.get("backend", "xlsx") == "xlsx":
             old: Store = XlsxStore(folder)
-        elif not isinstance(store, XlsxStore):
+        elif store.backend == "google":
             old = store                               # the same Google account reads the old master
         else:
             old = session.open_store(folder)   # (through the module: tests replace it there)

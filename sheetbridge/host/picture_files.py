@@ -35,15 +35,15 @@ def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
     rec = next((r for r in m.rounds if r.round == round_no), None)
     if rec is None or not rec.facts:
         return {}
-    from ..core.facts import visible
-    from .tabs import board_picture
+    from ..core.facts import visible_by_viewer
     ctx = m.context(round_no)
     out = {}
-    pic = board_picture(m, round_no)
+    seen = visible_by_viewer(rec.facts, [None, *m.players])
+    pic = m.game.picture(seen[None], None, ctx)   # (tabs.board_picture: the public facts)
     if pic is not None:
         out[BOARD_VIEWER] = pic
     for p in m.players:
-        pic = m.game.picture(visible(rec.facts, p), p, ctx)
+        pic = m.game.picture(seen[p], p, ctx)
         if pic is not None:
             out[p] = pic
     return out

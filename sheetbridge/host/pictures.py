@@ -77,10 +77,16 @@ def _dashes(points, dash: float):
     return out
 
 
+class _PngBuffer(io.BytesIO):
+    """A buffer named like a PNG file: Pillow then loads its PNG writer alone, where ``format="PNG"``
+    loads its five common formats first (BMP, GIF, JPEG, PPM and PNG: about 7 ms of a command)."""
+    name = "picture.png"
+
+
 def render_png(picture: Picture, scale: float = 1.0) -> bytes:
     """PNG bytes; the same picture always gives the same bytes."""
-    buf = io.BytesIO()
-    draw(picture, scale).save(buf, format="PNG", optimize=False)
+    buf = _PngBuffer()
+    draw(picture, scale).save(buf, optimize=False)
     return buf.getvalue()
 
 

@@ -9,7 +9,6 @@ from ..core.errors import UsageError, WorkbookError
 from ..sheets import layout as L
 from ..sheets.model import TabData
 from ..sheets.store import BOARD, Book, Store, player_key
-from ..sheets.xlsx import XlsxStore
 from . import identity as ID
 from .books import BookState, player_tab_names, read_books
 from .picture_files import plan_pictures
@@ -124,7 +123,7 @@ def _replace_foreign(ld: Loaded, st: BookState, tabs: Mapping[str, TabData], not
     lost) and drawn anew; a Google spreadsheet is overwritten in place, its other tabs removed, so whoever
     it is shared with no longer sees the other file's content."""
     who = ID.owner_name(st.key)
-    if isinstance(ld.store, XlsxStore):
+    if ld.store.folder is not None:   # (the books are files in a folder)
         notes.append(f"{st.error}: it was moved aside into broken/ and {who}'s file was drawn anew")
         return Write(st.key, st.location, dict(tabs), create=True)
     others = [t for t in ld.store.open(st.key, st.location).tab_names() if t not in tabs]

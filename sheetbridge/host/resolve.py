@@ -26,16 +26,31 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
         if done:
             return done
         m = ld.match
-        books = read_books(ld)
+        # A new round rewrites every Results and Board tab: their content (which grows with every
+        # round) is read only to finish a publication (below), where what differs is what is written.
+        nothing_new = m.finished or (round_no is not None and round_no < m.round)
+        books = read_books(ld, compare=nothing_new)
         broken = [b for b in books.values() if b.error]
         if broken and not dry_run:
             raise broken_error(ld, broken, "resolve")
         warnings = list(ld.warnings) + [f"cannot read {b.player or 'the board'}'s file: {b.error}" for b in broken]
         stale = [b.player for b in books.values() if b.stale]
 
+        read_whole: list[dict[str, BookState]] = []
+
+        def unpublished() -> list:
+            """What an earlier run left unpublished: the books read whole this time (a tab is written
+            only where it differs), once."""
+            if not read_whole:
+                read_whole.append(books if nothing_new else read_books(ld))
+                again = [b for b in read_whole[0].values() if b.error]
+                if again and not dry_run:
+                    raise broken_error(ld, again, "resolve")
+            return plan(ld, read_whole[0])
+
         def finish(reason: str, unchanged: str = "; nothing changed") -> ResolveResult:
             """Publish what an earlier run left unpublished (same result, no ledger rows), or say nothing changed."""
-            pending = plan(ld, books)   # (only here: a resolved round is planned once, after it is resolved)
+            pending = unpublished()   # (only here: a resolved round is planned once, after it is resolved)
             if not pending:
                 return ResolveResult("nothing", reason + unchanged, None, m, warnings=warnings)
             what = unpublished_message(pending)
@@ -65,7 +80,7 @@ def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None,
             p: [e.message for e in books[player_key(p)].stray] for p in m.players if books[player_key(p)].stray}
         warnings += [f"{p}: {line}" for p, lines in stray.items() for line in lines]
         submitted = [p for p in m.players if m.parse(p, raws[p]) is not None]
-        if not submitted and not allow_empty and (not dry_run or plan(ld, books)):
+        if not submitted and not allow_empty and (not dry_run or unpublished()):
             return finish(f"nobody has submitted for round {m.round} yet; nothing was resolved", " (add --allow-empty "
                           "to resolve it with every player's default)")
         rec = m.resolve(raws, tables=m.tables, stray=stray, late=late)

@@ -90,8 +90,7 @@ def new_season(name: str, players: Sequence[Any], store: Store, *, garnets: int 
             tabs = season_tabs(ld)
         info = store.create(MASTER, f"Season {name}", tabs)   # shared with no one: the host's alone
     if folder is not None:
-        backend = "xlsx" if isinstance(store, XlsxStore) else "google"
-        cfg = {"backend": backend, "season": name, "master": info.location,
+        cfg = {"backend": store.backend, "season": name, "master": info.location,
                **store.config_extra()}
         folder.mkdir(parents=True, exist_ok=True)
         (folder / SEASON_FILE).write_text(json.dumps(cfg, indent=2, sort_keys=True) + "\n", encoding="utf-8")

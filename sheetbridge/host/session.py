@@ -12,7 +12,8 @@ from typing import Any, Callable, Sequence
 from ..core import integrity
 from ..core.errors import ConfigError, LedgerError, WorkbookError
 from ..api import get_game, load_match
-from ..core.match import Match, RoundRecord, parse_options
+from ..core.match import Match, parse_options
+from ..core.round_record import RoundRecord
 from ..sheets import layout as L
 from ..sheets.store import MASTER, Book, Store
 from ..sheets.xlsx import XlsxStore

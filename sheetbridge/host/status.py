@@ -36,7 +36,7 @@ def status(store: Store) -> tuple[Loaded, list[StatusLine]]:
         early = deadline_warning(ld, clock.utc_now())
         if early:
             ld.warnings.append(early)
-        books = read_books(ld)
+        books = read_books(ld, compare=False)   # (a Results or Board tab lost is drawn again by resolve)
         board = books.get(BOARD)
         if board is not None and board.error:   # told now, not at the deadline when resolve stops on it
             ld.warnings.append(f"the public board's file cannot be read ({board.error}); resolve will stop until "

@@ -113,5 +113,4 @@ def _old_location(ld: Loaded, old: str) -> str:
     """Where the old player's spreadsheet is (kept in the record's locations); "" for a folder, whose
     files the host hands out (the old file stays in players/, no longer read, and refused by its identity
     if put in another's place)."""
-    from ..sheets.xlsx import XlsxStore
-    return "" if isinstance(ld.store, XlsxStore) else ld.locations.get(old, "")
+    return "" if ld.store.folder is not None else ld.locations.get(old, "")

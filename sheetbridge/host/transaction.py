@@ -57,8 +57,8 @@ def plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] = 
         want = player_tabs(m, p, fill, locked=locked and ld.store.locks_forms,
                            picture=ld.store.embeds_pictures, picture_link=picture_link_of(ld, p))
         sub = L.tab_name("submission")
-        tabs = {name: tab for name, tab in want.items()
-                if name != sub and st.rects.get(name) != tab.values()}
+        tabs = {name: tab for name, tab in want.items()   # (a tab not read is rewritten: no need to draw its values)
+                if name != sub and (name not in st.rects or st.rects[name] != tab.values())}
         shows = marker(st.rects.get(sub) or [])
         if shows != ("finished" if m.finished else str(m.round)) or p in redraw:
             tabs[sub] = want[sub]

@@ -65,6 +65,7 @@ class Store(ABC):
     Everything the host uses is declared here, with the default of a backend that lacks it, so the
     host never asks a store what it is: a backend overrides what it offers."""
 
+    backend: str = ""   # its name in the game folder's sheetbridge.json: "xlsx" or "google"
     embeds_pictures: bool = False   # whether a tab's images are written (xlsx); the board then gets a Picture tab
     # Whether writing one cell saves the whole book (xlsx): the master is then written only under the
     # game's lock, and what `watch` writes every poll (its heartbeat) goes to a file of its own.

@@ -158,6 +158,7 @@ class XlsxBook(Book):
 class XlsxStore(Store):
     """A folder holding one game's workbooks."""
 
+    backend = "xlsx"
     embeds_pictures = True
 
     def __init__(self, folder: str | os.PathLike) -> None:

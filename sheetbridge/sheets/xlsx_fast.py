@@ -96,7 +96,7 @@ def read_values(data: bytes, book: CalamineWorkbook, tabs: Sequence[str],
     """The named tabs of `book` (opened from `data`; all present: the caller checked) as text
     rectangles, as openpyxl reads them. `slow` reads tabs with openpyxl: used when the book holds a
     formula or an error cell."""
-    if _needs_openpyxl(data):
+    if _needs_openpyxl(data, tabs):
         return slow(tabs)
     out: dict[str, Rect] = {}
     for name in tabs:
@@ -114,13 +114,18 @@ def read_values(data: bytes, book: CalamineWorkbook, tabs: Sequence[str],
     return out
 
 
-def _needs_openpyxl(data: bytes) -> bool:
-    """Does any tab hold a formula (an <f> element) or an error cell (t="e"), or any text an escaped
-    surrogate (``_xD83D_``, which calamine leaves undecoded: see ``cell_reading.py``)?"""
+def _needs_openpyxl(data: bytes, tabs: Sequence[str] | None = None) -> bool:
+    """Does any of `tabs` (None: every tab) hold a formula (an <f> element) or an error cell
+    (t="e"), or any text an escaped surrogate (``_xD83D_``, which calamine leaves undecoded: see
+    ``cell_reading.py``)? Only the parts of the tabs read are looked at: a player's Results and
+    Board tabs grow with every round, and a round reads their Submission tab alone."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
+            parts = _sheet_parts(z, tabs) if tabs is not None else None
             for info in z.infolist():
                 sheet = info.filename.startswith("xl/worksheets/sheet")
+                if sheet and parts is not None and info.filename not in parts:
+                    continue
                 if sheet or info.filename == "xl/sharedStrings.xml":
                     part = z.read(info)
                     # (plain substring tests: far faster than a regular expression over the whole part)
@@ -129,6 +134,30 @@ def _needs_openpyxl(data: bytes) -> bool:
             return False
     except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, ValueError, EOFError) as e:
         raise ReadFailed(type(e).__name__) from None
+
+
+_RELS_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _sheet_parts(z: zipfile.ZipFile, tabs: Sequence[str]) -> set[str] | None:
+    """The zip entries of the named tabs (workbook.xml names them, its rels file says where they
+    are); None, meaning every tab, when the book does not say so plainly."""
+    from xml.etree import ElementTree as ET   # (two small parts: the standard parser is enough)
+    try:
+        book = ET.fromstring(z.read("xl/workbook.xml"))
+        rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+    except (KeyError, ET.ParseError):
+        return None
+    targets = {rel.get("Id"): rel.get("Target", "") for rel in rels}
+    wanted = set(tabs)
+    parts: set[str] = set()
+    for sheet in book.iter():
+        if sheet.tag.endswith("}sheet") and sheet.get("name") in wanted:
+            target = targets.get(sheet.get(_RELS_NS + "id"))
+            if not target:
+                return None
+            parts.add(target.lstrip("/") if target.startswith("/") else "xl/" + target)
+    return parts if len(parts) == len(wanted) else None
 
 
 def _as_openpyxl(value: Any) -> Any:

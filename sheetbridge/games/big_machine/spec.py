@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ...core.parsed_options import ParsedOnce
-from ...core.types import GameSpec, Option, State, TableSpec
+from ...core.spec import GameSpec, Option, TableSpec
+
+if TYPE_CHECKING:   # (State is dict: the annotations only)
+    from ...core.types import State
 
 ROUNDS = 7             # R13
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Mapping
 
 from ...core.parsing import clean
 from ...core.parsed_options import ParsedOnce
-from ...core.types import GameSpec, Option, State, TableSpec
+from ...core.spec import GameSpec, Option, TableSpec
+
+if TYPE_CHECKING:   # (State is dict: the annotations only)
+    from ...core.types import State
 
 MISSIONS_TABLE = "Missions"
 ENERGY = 7            # R12

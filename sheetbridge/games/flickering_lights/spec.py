@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...core.parsed_options import ParsedOnce
-from ...core.types import GameSpec, Option, TableSpec
+from ...core.spec import GameSpec, Option, TableSpec
 
 ROUNDS = 5
 # The mirrors and rotations a grid may be symmetric under (A16, A17); board.py maps each name to

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ...core.parsed_options import ParsedOnce
-from ...core.types import GameSpec, Option, State, TableSpec
+from ...core.spec import GameSpec, Option, TableSpec
+
+if TYPE_CHECKING:   # (State is dict: the annotations only)
+    from ...core.types import State
 
 START_CELLS: tuple[str, ...] = ("1A", "1B", "1C", "2A", "2B", "2C", "3A", "5A")  # R10
 BOARD_TABLE = "Skeld board"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal, Mapping
 
 from ...core.parsed_options import ParsedOnce
-from ...core.types import GameSpec, Option
+from ...core.spec import GameSpec, Option
 
 SPEC = GameSpec(
     id="three-modular-rooms",

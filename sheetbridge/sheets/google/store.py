@@ -44,6 +44,8 @@ class GoogleStore(DriveFiles, Store):
     building one from a game folder's config.
     """
 
+    backend = "google"
+
     def __init__(self, client: gspread.Client | None = None, *, session: requests.Session | None = None,
                  credentials=None, master_id: str | None = None, host_email: str | None = None,
                  api_base: str | None = None, timeout=DEFAULT_TIMEOUT, attempts: int | None = None,
