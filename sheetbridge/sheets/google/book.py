@@ -46,10 +46,19 @@ class GoogleBook(Book):
                 raise self._missing(missing[0], names)
         http = self.store.http
         ride = self.store.ride(self.location, tabs)   # the lock's read-back, if it is still to come
+        # The other tabs whose rows the store remembers ride along (the same request): a write checks
+        # its kept rows against them (kept.py), even when the command reads only some tabs.
+        extra = [] if ride else self.store._read_extra(self.location, tabs)
         try:
-            data = http.values_batch_get(self.location, [quote_tab(t) for t in tabs] + ride,
-                                         params={"valueRenderOption": "FORMULA",
-                                                 "majorDimension": "ROWS"})
+            try:
+                data = http.values_batch_get(self.location, [quote_tab(t) for t in tabs + extra] + ride,
+                                             params={"valueRenderOption": "FORMULA", "majorDimension": "ROWS"})
+            except APIError as exc:
+                if not (extra and exc.code == 400):
+                    raise
+                extra = []   # (a remembered tab deleted by hand: read what was asked alone)
+                data = http.values_batch_get(self.location, [quote_tab(t) for t in tabs],
+                                             params={"valueRenderOption": "FORMULA", "majorDimension": "ROWS"})
         except APIError as exc:
             if exc.code == 400 and "parse range" in str(exc.error.get("message", "")):
                 names = self.tab_names(refresh=True)
@@ -68,6 +77,9 @@ class GoogleBook(Book):
         if ride:
             self.store.landed(out, [normalise(vr.get("values", [])) for vr in ranges[len(tabs):]] or [[]])
         self.store._note_read(self.location, out)
+        if extra and len(ranges) == len(tabs) + len(extra):
+            self.store._note_read(self.location, {t: normalise(vr.get("values", []))
+                                                  for t, vr in zip(extra, ranges[len(tabs):])})
         return out
 
     def _missing(self, tab: str, names: Sequence[str]) -> WorkbookError:

@@ -7,7 +7,7 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 import requests
 from gspread.exceptions import APIError
@@ -193,6 +193,15 @@ class SheetIds(LockRides):
             return []
         with self._lock:
             return list(self._book_prints(self.master_id))
+
+    def _read_extra(self, sid: str, tabs: Sequence[str]) -> list[str]:
+        """A book's other tabs with a fingerprint, read along with ``tabs`` to check them (not the
+        master's: the lock's first read fetches those, :meth:`_master_extra`)."""
+        if not self.incremental or sid == self.master_id:
+            return []
+        with self._lock:
+            known = self._cache.get(sid, {}).get("sheets") or {}
+            return [t for t in self._book_prints(sid) if t not in tabs and t in known]
 
     def _book_prints(self, sid: str) -> dict[str, dict]:
         """(Under ``_lock``.) The fingerprints of a book's tabs, from the game folder the first time."""
