@@ -12,12 +12,15 @@
    every round (each Results tab and the board show every round, the master's record holds them),
    so round 1's resolve plus the floor's growth is a bound no later resolve can beat.
 2. Google (the offline fake, tests/fake_google): the bytes one `resolve` sends (request bodies), the master's
-   and all of them, at each round for a game of `--google` players (goal: flat in rounds).
+   and all of them, at each round for a game of `--google` players (goal: flat in rounds); `--by-tab` also
+   prints them by file and tab; `--before REF` measures the code of git ref REF too (bytes are the same
+   from run to run: no interleaving needed).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -28,14 +31,18 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CODE = os.environ.get("SHEETBRIDGE_BENCH_CODE")   # the sheetbridge measured (--before: an old tree)
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))   # (resolve_xlsx.py's physical floor)
+if CODE:
+    sys.path.insert(0, CODE)
 
 GAME = "three-modular-rooms"
 OPTIONS = {"rounds": "80", "cards_consumed": "no"}
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max", "Ned", "Oz",
          "Pia", "Quin", "Rae", "Sam", "Tia", "Uma", "Vic", "Wes", "Xia", "Yul", "Zoe", "Abe", "Bea", "Cal", "Dot"]
 GOAL_RATIO = 1.25   # the issue's goal: round 60 within 1.25x of round 1 (30 players)
+GOOGLE_GOAL = 1.25  # "flat in rounds": the bytes a Google resolve sends, each round within 1.25x of round 1
 
 
 def game_at_round(store, folder: Path, players: int, round_no: int, seed: int = 1) -> None:
@@ -148,13 +155,49 @@ def xlsx(args: argparse.Namespace) -> None:
 
 # ------------------------------------------------------------ Google: bytes sent per resolve
 
-def google(players: int, rounds: list[int]) -> None:
+def _sheet_of(request: object) -> int | None:
+    """The sheet id a batchUpdate request names (the first found)."""
+    if isinstance(request, dict):
+        if "sheetId" in request:
+            return int(request["sheetId"])
+        items = list(request.values())
+    elif isinstance(request, list):
+        items = request
+    else:
+        return None
+    for item in items:
+        found = _sheet_of(item)
+        if found is not None:
+            return found
+    return None
+
+
+def _by_tab(fake, master: str, url: str, body: bytes) -> dict[tuple[str, str], int]:
+    """A request body's bytes by (file: master, board or player; tab), for --by-tab."""
+    from urllib.parse import unquote, urlsplit
+    path = unquote(urlsplit(url).path)
+    fid = path.split("/spreadsheets/")[1].split("/")[0].split(":")[0] if "/spreadsheets/" in path else ""
+    f = fake.files.get(fid)
+    kind = ("master" if fid == master else "player" if f is not None and f.sheet("Submission") is not None
+            else "board")
+    data = json.loads(body)
+    if "requests" not in data:
+        return {(kind, "values " + path.rsplit("/", 1)[-1]): len(body)}
+    names = {s.id: s.title for s in f.sheets} if f is not None else {}
+    out: Counter[tuple[str, str]] = Counter()
+    for req in data["requests"]:
+        out[(kind, names.get(_sheet_of(req), "(new tab)"))] += len(json.dumps(req))
+    return out
+
+
+def google(players: int, rounds: list[int], by_tab: bool = False) -> None:
     from sheetbridge.host.config import CONFIG_FILE
     from sheetbridge.host.resolve import resolve
     from sheetbridge.sheets import google as G
     from tests.fake_google import FakeGoogle
     host = "host@example.com"
-    print(f"{GAME}, Google (offline fake), {players} players: bytes one resolve sends (goal: flat in rounds)")
+    print(f"{GAME}, Google (offline fake), {players} players: bytes one resolve sends (goal: flat in rounds, "
+          f"<= {GOOGLE_GOAL}x round {rounds[0]})")
     base = None
     for r in rounds:
         fake = FakeGoogle(seed=1)
@@ -166,19 +209,26 @@ def google(players: int, rounds: list[int]) -> None:
                                         clock=fake.clock, sleep=fake.sleep, wall_clock=fake.wall_clock)
             store.game_id = cfg["game"]
             sent: Counter[str] = Counter()
+            tabs: Counter[tuple[str, str]] = Counter()
             handle = fake.handle
 
             def counted(method, url, headers, body, timeout=None):
                 sent["all"] += len(body or b"")
                 if store.master_location() in url:
                     sent["master"] += len(body or b"")
+                if by_tab and body and "/spreadsheets/" in url:
+                    tabs.update(_by_tab(fake, store.master_location(), url, body))
                 return handle(method, url, headers, body, timeout)
             fake.handle = counted
             res = resolve(store)
             assert res.action == "resolved", res.message
             base = base or sent["all"]
             print(f"  round {r:3d}: {sent['all'] / 1e3:9.1f} kB sent, the master's {sent['master'] / 1e3:8.1f} kB "
-                  f"({sent['all'] / base:.2f}x round {rounds[0]})", flush=True)
+                  f"({sent['all'] / base:.2f}x round {rounds[0]}"
+                  f"{'' if r == rounds[0] else ': ok' if sent['all'] / base <= GOOGLE_GOAL else ': over'})", flush=True)
+            if by_tab:
+                print("      " + ", ".join(f"{k} {t} {n / 1e3:.1f}" for (k, t), n in
+                                           sorted(tabs.items(), key=lambda x: -x[1]) if n >= 1000) + " (kB)")
 
 
 def main() -> None:
@@ -189,6 +239,8 @@ def main() -> None:
     ap.add_argument("--google", type=int, default=9, help="players of the Google game (0: skip)")
     ap.add_argument("--google-rounds", type=int, nargs="+", default=[1, 11, 30, 60])
     ap.add_argument("--skip-xlsx", action="store_true")
+    ap.add_argument("--by-tab", action="store_true", help="Google: the bytes by file and tab too")
+    ap.add_argument("--before", metavar="REF", help="Google: also measure the code of git ref REF (e.g. main)")
     ap.add_argument("--time", nargs=2, metavar=("WARM", "FOLDER"), help=argparse.SUPPRESS)   # a child's run
     ap.add_argument("--physical", action="store_true", help=argparse.SUPPRESS)   # the child times the floor
     args = ap.parse_args()
@@ -199,8 +251,18 @@ def main() -> None:
         return
     if not args.skip_xlsx:
         xlsx(args)
+    if args.google and args.before:
+        with tempfile.TemporaryDirectory() as d:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "sheetbridge", "templates",
+                                      "pyproject.toml"], check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", d], input=archive, check=True)
+            print(f"== before ({args.before})", flush=True)
+            cmd = [sys.executable, __file__, "--skip-xlsx", "--google", str(args.google), "--google-rounds",
+                   *map(str, args.google_rounds)] + (["--by-tab"] if args.by_tab else [])
+            subprocess.run(cmd, env={**os.environ, "SHEETBRIDGE_BENCH_CODE": d}, check=True)
+        print("== after (this tree)", flush=True)
     if args.google:
-        google(args.google, args.google_rounds)
+        google(args.google, args.google_rounds, args.by_tab)
 
 
 if __name__ == "__main__":

@@ -139,7 +139,9 @@ def test_on_google_a_resolve_sends_only_the_new_rounds_entry_and_the_book_holds_
         assert read_record(rect, "record").sealed
         assert rect[2:] == record_tab(ld.match, {}).values()[2:]   # every round's row, as a full write has it
         cells = [u["updateCells"] for b in sent for u in b["requests"] if "updateCells" in u]
-        record_rows = [c for c in cells if c["range"].get("startRowIndex", 0) >= 2]
+        record_id = store._sheets(store.master_location())[L.tab_name("record")]   # (other tabs keep rows too)
+        record_rows = [c for c in cells if c["range"].get("sheetId") == record_id
+                       and c["range"].get("startRowIndex", 0) >= 2]
         if step == "resolve" and ld.match.round > 2:
             assert len(record_rows) == 1 and len(record_rows[0]["rows"]) == 1   # the new round's row alone
             assert record_rows[0]["range"]["startRowIndex"] == ld.match.round   # row 3 holds round 1

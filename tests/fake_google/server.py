@@ -4,7 +4,8 @@
 protected ranges; Drive permissions) and answers the endpoints gspread and the
 GoogleStore use, with Google-shaped JSON and errors:
 
-- Sheets: spreadsheets get, batchUpdate (sheets, cells, validation, sizes, merges, protection);
+- Sheets: spreadsheets get, batchUpdate (sheets, cells, validation, sizes of rows and columns, merges,
+  protection, rows inserted and deleted: rows.py);
   values get, batchGet, update, batchUpdate,
   clear, batchClear.
 - Drive: files create, get, list (``q`` with ``appProperties has {...}``, ``trashed``,
@@ -44,6 +45,7 @@ from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
 from . import schema
+from .rows import RowMoves
 
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 HOSTS = ("https://sheets.googleapis.com/", "https://www.googleapis.com/", "https://script.googleapis.com/")
@@ -75,6 +77,7 @@ class Sheet:
     col_px: dict = field(default_factory=dict)       # col -> pixel size
     protected: list = field(default_factory=list)    # ProtectedRange json
     merges: list = field(default_factory=list)       # GridRange json of merged cells
+    row_px: dict = field(default_factory=dict)       # row -> pixel size (a row not in it: Google's default)
 
     @property
     def id(self) -> int:
@@ -242,7 +245,7 @@ def entered(value: Any, option: str) -> dict | None:
 
 
 # --------------------------------------------------------------------------- the fake
-class FakeGoogle:
+class FakeGoogle(RowMoves):
     """The fake service. ``clock``/``sleep`` default to a virtual clock so pacing is instant."""
 
     def __init__(self, seed: int = 0, *, real_time: bool = False, quota_per_minute: int = 60,
@@ -850,7 +853,7 @@ class FakeGoogle:
             raise ApiError(400, "Must specify at least one request.")
         # Copy on write: cell dicts are replaced, never mutated, inside a batch.
         work = [Sheet(copy.deepcopy(x.props), dict(x.cells), dict(x.col_px), copy.deepcopy(x.protected),
-                      copy.deepcopy(x.merges)) for x in f.sheets]
+                      copy.deepcopy(x.merges), dict(x.row_px)) for x in f.sheets]
         shadow = File(f.id, f.name, f.mime, f.owner, f.permissions, sheets=work)
         replies = []
         for i, req in enumerate(reqs):
@@ -947,6 +950,7 @@ class FakeGoogle:
             s.props.pop("hidden")
         s.cells = {k: v for k, v in s.cells.items() if k[0] < s.rows and k[1] < s.cols}
         s.col_px = {k: v for k, v in s.col_px.items() if k < s.cols}
+        s.row_px = {k: v for k, v in s.row_px.items() if k < s.rows}
         s.merges = [m for m in s.merges if m["endRowIndex"] <= s.rows and m["endColumnIndex"] <= s.cols]
 
     def _bu_updateSpreadsheetProperties(self, f: File, args: dict, who: str) -> None:
@@ -1013,18 +1017,18 @@ class FakeGoogle:
         rng = args.get("range") or {}
         fields = _mask(args.get("fields"))
         s = self._sheet_of(f, rng.get("sheetId", 0))
-        if rng.get("dimension") != "COLUMNS":
-            return
-        start, end = rng.get("startIndex", 0), rng.get("endIndex", s.cols)
-        if start < 0 or end > s.cols or start >= end:
-            raise ApiError(400, f"Invalid dimension range: columns {start} to {end} of {s.cols}")
+        rows = rng.get("dimension") == "ROWS"
+        count, sizes = (s.rows, s.row_px) if rows else (s.cols, s.col_px)
+        start, end = rng.get("startIndex", 0), rng.get("endIndex", count)
+        if start < 0 or end > count or start >= end:
+            raise ApiError(400, f"Invalid dimension range: {'rows' if rows else 'columns'} {start} to {end} of {count}")
         size = (args.get("properties") or {}).get("pixelSize")
         if "pixelSize" in fields or "*" in fields:
-            for c in range(start, end):
-                if size is None:
-                    s.col_px.pop(c, None)
+            for i in range(start, end):
+                if size is None or (rows and size == DEFAULT_ROW_PX):
+                    sizes.pop(i, None)   # (a row at Google's default height: as one never sized)
                 else:
-                    s.col_px[c] = size
+                    sizes[i] = size
 
     def _bu_mergeCells(self, f: File, args: dict, who: str) -> None:
         s, r0, r1, c0, c1 = self._bounds(f, args.get("range") or {})
@@ -1121,6 +1125,7 @@ class FakeGoogle:
 
 
 MAX_CELL_CHARS = 50000
+DEFAULT_ROW_PX = 21   # Google's default row height, in pixels
 
 
 def _unq(text: str) -> str:

@@ -3,6 +3,7 @@
 - ``urls.py``: API roots, scopes, a tab's A1 name, which quota a request counts against;
 - ``errors.py``: the one line a failure tells the host, which failures are worth a retry;
 - ``cells.py``: cells and tabs as Sheets request bodies (values, formats, dropdowns, protection);
+- ``kept.py``: the rows a tab holds, as fingerprints: a write sends only the rows that changed;
 - ``pacing.py``: the per-minute quota pacing shared by threads and commands (:class:`Pacer`);
 - ``http.py``: the HTTP client: timeouts, pacing, bounded retries (:class:`SheetbridgeHTTPClient`);
 - ``lock.py``: the game lock in the master's hidden Lock tab (:class:`GameLock`);
@@ -14,7 +15,7 @@
 - ``store.py``: :class:`GoogleStore` and how a game folder's config opens one;
 - ``pictures.py``: each player's private picture, a Drive file shared with them alone.
 
-Imports go one way, from the leaves (urls, errors, cells, pacing) up: http <- lock, auth, ids
+Imports go one way, from the leaves (urls, errors, cells, kept, pacing) up: http <- lock, auth, ids
 <- drive <- store (with book); script.py and pictures.py are handed a store (named for types only).
 
 Cost per round (see docs/google.md): a book is read with ONE ``values:batchGet``
@@ -37,7 +38,9 @@ Retry-After. Books are safe to read and write from several threads at once (the
 orchestrator publishes player files together; ``publish_workers``).
 gspread's ``BackOffHTTPClient`` is not used: in gspread 6.2.1 it retries without end.
 A failure that persists raises :class:`BackendError` with one line; every write
-replaces whole tabs, so running the command again completes the round. No network at
+leaves whole tabs as they should be (the rows a tab already holds, checked by what this command
+read of it, are moved into place rather than sent again: kept.py), so running the command again
+completes the round. No network at
 all raises :class:`GoogleUnreachable` ("cannot reach Google (no network?): ...").
 
 Requests that are not idempotent (creating a file, sharing it) are never blindly sent
@@ -57,7 +60,7 @@ from .book import GoogleBook
 from .cells import DEFAULT_COL_PIXELS
 from .errors import GoogleUnreachable
 from .http import DEFAULT_ATTEMPTS, DEFAULT_TIMEOUT, MAX_WAIT, SheetbridgeHTTPClient
-from .ids import CACHE_FILE
+from .ids import CACHE_FILE, ROWS_DIR
 from .lock import LOCK_SETTLE, LOCK_TAB, LOCK_TTL, GameLock
 from .pacing import PACE_FILE, PACE_PER_MINUTE, QUOTA_WAIT_LIMIT, Pacer
 from .script import install_script
@@ -67,7 +70,7 @@ from .urls import SCOPES, SCRIPT_SCOPE
 __all__ = [
     "API_BASE_ENV", "CACHE_FILE", "CONFIG_DIR_ENV", "DEFAULT_ATTEMPTS", "DEFAULT_COL_PIXELS", "DEFAULT_TIMEOUT",
     "LOCK_SETTLE", "LOCK_TAB", "LOCK_TTL", "MAX_WAIT", "PACE_FILE", "PACE_PER_MINUTE", "PUBLISH_WORKERS",
-    "QUOTA_WAIT_LIMIT", "SCOPES", "SCRIPT_SCOPE", "TOKEN_ENV",
+    "QUOTA_WAIT_LIMIT", "ROWS_DIR", "SCOPES", "SCRIPT_SCOPE", "TOKEN_ENV",
     "GameLock", "GoogleBook", "GoogleStore", "GoogleUnreachable", "Pacer", "SheetbridgeHTTPClient",
     "build_credentials", "check_credentials_file", "default_credentials_path", "default_token_path",
     "install_script", "load_auth_settings", "new_google_store", "open_google_store", "save_auth_settings",

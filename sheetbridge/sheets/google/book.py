@@ -6,11 +6,13 @@ from typing import Mapping, Sequence
 
 import requests
 from gspread.exceptions import APIError
+from gspread.urls import SPREADSHEET_BATCH_UPDATE_URL
 from gspread.utils import rowcol_to_a1
 
 from ...core.errors import WorkbookError
 from ..model import Rect, TabData, normalise
 from ..store import Book
+from .errors import is_transient
 from .urls import quote_tab
 from .ids import SheetIds   # the part of GoogleStore a book uses (the store is one; no import cycle)
 
@@ -44,10 +46,19 @@ class GoogleBook(Book):
                 raise self._missing(missing[0], names)
         http = self.store.http
         ride = self.store.ride(self.location, tabs)   # the lock's read-back, if it is still to come
+        # The other tabs whose rows the store remembers ride along (the same request): a write checks
+        # its kept rows against them (kept.py), even when the command reads only some tabs.
+        extra = [] if ride else self.store._read_extra(self.location, tabs)
         try:
-            data = http.values_batch_get(self.location, [quote_tab(t) for t in tabs] + ride,
-                                         params={"valueRenderOption": "FORMULA",
-                                                 "majorDimension": "ROWS"})
+            try:
+                data = http.values_batch_get(self.location, [quote_tab(t) for t in tabs + extra] + ride,
+                                             params={"valueRenderOption": "FORMULA", "majorDimension": "ROWS"})
+            except APIError as exc:
+                if not (extra and exc.code == 400):
+                    raise
+                extra = []   # (a remembered tab deleted by hand: read what was asked alone)
+                data = http.values_batch_get(self.location, [quote_tab(t) for t in tabs],
+                                             params={"valueRenderOption": "FORMULA", "majorDimension": "ROWS"})
         except APIError as exc:
             if exc.code == 400 and "parse range" in str(exc.error.get("message", "")):
                 names = self.tab_names(refresh=True)
@@ -65,6 +76,10 @@ class GoogleBook(Book):
             out[tab] = []
         if ride:
             self.store.landed(out, [normalise(vr.get("values", [])) for vr in ranges[len(tabs):]] or [[]])
+        self.store._note_read(self.location, out)
+        if extra and len(ranges) == len(tabs) + len(extra):
+            self.store._note_read(self.location, {t: normalise(vr.get("values", []))
+                                                  for t, vr in zip(extra, ranges[len(tabs):])})
         return out
 
     def _missing(self, tab: str, names: Sequence[str]) -> WorkbookError:
@@ -86,7 +101,7 @@ class GoogleBook(Book):
             self.store._load_metadata(self.location, self.label)
         what = f"writing {', '.join(tabs)} to {self.label}"
         try:
-            self._write_once(tabs)
+            self._write_once(tabs, moves=self.store.incremental)
         except APIError as exc:
             if exc.code != 400:
                 raise self.store.http.failure(what, exc) from None
@@ -106,6 +121,7 @@ class GoogleBook(Book):
             return
         data = [{"range": f"{quote_tab(tab)}!{rowcol_to_a1(r, c)}", "majorDimension": "ROWS",
                  "values": [["" if v is None else v]]} for (r, c), v in sorted(cells.items())]
+        self.store._forget_rows(self.location, [tab])
         try:
             self.store.http.values_batch_update(self.location, body={"valueInputOption": "RAW", "data": data})
         except (APIError, requests.RequestException) as exc:
@@ -119,14 +135,27 @@ class GoogleBook(Book):
         ids = [known[t] for t in tabs if t in known]
         if not ids:
             return
+        self.store._forget_rows(self.location, tabs)
         try:
             self.store.http.batch_update(self.location, {"requests": [{"deleteSheet": {"sheetId": i}} for i in ids]})
         except (APIError, requests.RequestException) as exc:
             raise self.store.http.failure(f"removing {', '.join(tabs)} from {self.label}", exc) from None
         self.store._load_metadata(self.location, self.label)
 
-    def _write_once(self, tabs: Mapping[str, TabData]) -> None:
-        body, pending = self.store._write_requests(self.location, tabs)
-        reply = self.store.http.batch_update(self.location, {"requests": body})
+    def _write_once(self, tabs: Mapping[str, TabData], moves: bool = False) -> None:
+        """One batchUpdate. With ``moves``, a tab whose rows are known is written around the rows it keeps
+        (kept.py); moving rows is not idempotent, so that batch is sent once: if it fails on the way
+        (it may have landed all the same), the tabs are written whole, as often as need be."""
+        body, pending = self.store._write_requests(self.location, tabs, moves=moves)
+        if any("insertDimension" in r or "deleteDimension" in r for r in body):
+            try:
+                reply = self.store.http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.location,
+                                                json={"requests": body}, retry=False).json()
+            except (APIError, requests.RequestException) as exc:
+                if isinstance(exc, APIError) and not is_transient(exc):
+                    raise
+                return self._write_once(tabs)
+        else:
+            reply = self.store.http.batch_update(self.location, {"requests": body})
         self.store._commit(self.location, pending, reply.get("replies", []))
 

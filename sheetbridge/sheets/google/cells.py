@@ -154,9 +154,42 @@ def add_sheet_request(sheet_id: int, title: str, tab: TabData, grid: Mapping[str
                                         "hidden": tab.hidden, "gridProperties": grid}}}
 
 
-def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int], exists: bool = False) -> list[dict]:
+def shift_requests(sheet_id: int, title: str, tab: TabData, grid: Mapping[str, int],
+                   old_first: int, new_first: int, count: int, old_rows: int) -> list[dict]:
+    """An existing tab made ready to be written around the rows it keeps (kept.py): rows
+    [old_first, old_first + count) it holds become rows [new_first, new_first + count) of ``tab``,
+    moved with their cells, merges and heights by inserting or deleting the rows above them; the
+    merges and heights of every other row go, as in :func:`replace_sheet_requests`. Google moves
+    everything on a row with it (``insertDimension``, ``deleteDimension``). ``old_rows``: the grid's
+    rows before (no request names an empty range)."""
+    old_end, new_end = old_first + count, new_first + count
+    reqs: list[dict] = []
+    if old_first:
+        reqs.append({"unmergeCells": {"range": {"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": old_first}}})
+    if old_end < old_rows:
+        reqs.append({"unmergeCells": {"range": {"sheetId": sheet_id, "startRowIndex": old_end}}})
+    moved = new_first - old_first
+    if moved > 0:
+        reqs.append({"insertDimension": {"range": {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": old_first,
+                                                   "endIndex": old_first + moved}, "inheritFromBefore": False}})
+    elif moved < 0:
+        reqs.append({"deleteDimension": {"range": {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": new_first,
+                                                   "endIndex": old_first}}})
+    reqs.append(replace_sheet_requests(sheet_id, title, tab, grid)[0])   # the grid: rows below the end go
+    for r0, r1 in ((0, new_first), (new_end, grid["rowCount"])):
+        if r0 < r1:
+            reqs.append({"updateDimensionProperties": {
+                "range": {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": r0, "endIndex": r1},
+                "properties": {"pixelSize": DEFAULT_ROW_PIXELS}, "fields": "pixelSize"}})
+    return reqs
+
+
+def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int], exists: bool = False,
+                     kept: tuple[int, int] | None = None) -> list[dict]:
     """Column widths, every cell (values, formats, dropdowns), merges and row heights. In a tab that
-    `exists`, the rows ``tab.kept_rows`` says it holds already are not sent again."""
+    `exists`, the rows ``tab.kept_rows`` says it holds already are not sent again; with ``kept``
+    (rows [a, b) already in place, made so by :func:`shift_requests`), neither are their merges,
+    heights and dropdowns."""
     reqs: list[dict] = []
     reqs.append({"updateDimensionProperties": {
         "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": 0,
@@ -167,11 +200,12 @@ def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int], exist
             "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": int(col),
                       "endIndex": int(col) + 1},
             "properties": {"pixelSize": int(round(float(width) * 7 + 5))}, "fields": "pixelSize"}})
-    a, b = tab.kept_rows
+    a, b = kept or tab.kept_rows
     if exists and 0 <= a < b <= len(tab.rows):
         # the rows above the kept ones, then those below to the grid's end (rows below the last are cleared)
         parts = ([({"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": a}, tab.rows[:a])] if a else [])
-        parts.append(({"sheetId": sheet_id, "startRowIndex": b}, tab.rows[b:]))
+        if b < grid["rowCount"]:
+            parts.append(({"sheetId": sheet_id, "startRowIndex": b}, tab.rows[b:]))
     else:
         parts = [({"sheetId": sheet_id}, tab.rows)]
     for rng, rows in parts:
@@ -179,14 +213,21 @@ def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int], exist
             "range": rng,
             "rows": [{"values": [cell_json(c) for c in row]} for row in rows],
             "fields": WRITE_FIELDS}})
+
+    def outside(row: int) -> bool:
+        return kept is None or not a <= row < b
+
     for r0, c0, r1, c1 in tab.merges:
-        reqs.append({"mergeCells": {"range": _grid(sheet_id, r0, r1, c0, c1), "mergeType": "MERGE_ALL"}})
+        if outside(r0):
+            reqs.append({"mergeCells": {"range": _grid(sheet_id, r0, r1, c0, c1), "mergeType": "MERGE_ALL"}})
     for row, height in sorted(tab.row_heights.items()):
+        if not outside(row):
+            continue
         reqs.append({"updateDimensionProperties": {
             "range": {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": int(row),
                       "endIndex": int(row) + 1},
             "properties": {"pixelSize": points_to_pixels(height)}, "fields": "pixelSize"}})
-    drops = [(r, c, choices) for r, row in enumerate(tab.rows) for c, cell in enumerate(row)
+    drops = [(r, c, choices) for r, row in enumerate(tab.rows) if outside(r) for c, cell in enumerate(row)
              if (choices := tuple(str(v) for v in cell.choices if str(v) != ""))]
     for r0, r1, c0, c1, choices in _rects(drops):
         reqs.append({"setDataValidation": {

@@ -7,7 +7,7 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 import requests
 from gspread.exceptions import APIError
@@ -16,11 +16,13 @@ from ...core.errors import WorkbookError
 from ..model import TabData
 from ..store import MASTER
 from .cells import (add_sheet_request, content_requests, grid_properties, protection_requests,
-                    protection_signature, replace_sheet_requests)
+                    protection_signature, replace_sheet_requests, shift_requests)
 from .http import SheetbridgeHTTPClient
+from .kept import MIN_KEPT, crosses, has_inputs, kept_block, row_prints, values_print
 from .lock import LOCK_TAB, LockRides
 
 CACHE_FILE = ".sheetbridge-google-cache.json"   # beside sheetbridge.json in a game folder
+ROWS_DIR = ".sheetbridge-google-rows"            # beside it: each book's rows as last written (kept.py)
 
 
 def _cache_entry(data: Mapping) -> dict:
@@ -37,6 +39,9 @@ class SheetIds(LockRides):
 
     _cache: dict[str, dict]
     _lock: threading.RLock
+    _prints: dict[str, dict[str, dict]]     # spreadsheet id -> tab -> its rows as last written (kept.py)
+    _seen: dict[str, dict[str, str]]        # spreadsheet id -> tab -> the values this process read or wrote
+    incremental: bool = True                # write only the rows that changed (False: whole tabs, as before)
     _planned_master: dict | None
     cache_file: Path | None
     host_email: str | None
@@ -173,11 +178,103 @@ class SheetIds(LockRides):
             self._cache[sid] = {"sheets": sheets, "protected": protected, **prepared}
         self._save_cache()
 
+    # ---- the rows a tab holds (kept.py)
+    def _note_read(self, sid: str, rects: Mapping[str, list]) -> None:
+        """Tabs as this process read them: what a fingerprint is checked against before it is trusted."""
+        if self.incremental:
+            with self._lock:
+                seen = self._seen.setdefault(sid, {})
+                for title, rect in rects.items():
+                    seen[title] = values_print(rect)
+
+    def _master_extra(self) -> list[str]:
+        """The master's tabs with a fingerprint: read with the lock's row, to check them."""
+        if not self.incremental or not self.master_id:
+            return []
+        with self._lock:
+            return list(self._book_prints(self.master_id))
+
+    def _read_extra(self, sid: str, tabs: Sequence[str]) -> list[str]:
+        """A book's other tabs with a fingerprint, read along with ``tabs`` to check them (not the
+        master's: the lock's first read fetches those, :meth:`_master_extra`)."""
+        if not self.incremental or sid == self.master_id:
+            return []
+        with self._lock:
+            known = self._cache.get(sid, {}).get("sheets") or {}
+            return [t for t in self._book_prints(sid) if t not in tabs and t in known]
+
+    def _book_prints(self, sid: str) -> dict[str, dict]:
+        """(Under ``_lock``.) The fingerprints of a book's tabs, from the game folder the first time."""
+        got = self._prints.get(sid)
+        if got is None:
+            got = {}
+            path = self._prints_file(sid)
+            if path is not None and path.is_file():
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                    if data.get("version") == 1:
+                        got = {str(t): dict(fp) for t, fp in dict(data["tabs"]).items()}
+                except (OSError, ValueError, KeyError, TypeError):
+                    got = {}   # only a cache: the tabs are written whole
+            self._prints[sid] = got
+        return got
+
+    def _prints_file(self, sid: str) -> Path | None:
+        if self.cache_file is None or not sid or "/" in sid or sid.startswith("."):
+            return None
+        return self.cache_file.parent / ROWS_DIR / f"{sid}.json"
+
+    def _save_prints(self, sid: str) -> None:
+        """(Under ``_lock``.) A book's fingerprints to the game folder (a lost file costs whole writes)."""
+        path = self._prints_file(sid)
+        if path is None:
+            return
+        try:
+            tabs = self._prints.get(sid) or {}
+            if not tabs:
+                path.unlink(missing_ok=True)
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps({"version": 1, "tabs": tabs}, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass
+
+    def _forget_rows(self, sid: str, titles: Iterable[str]) -> None:
+        """Tabs about to change: their fingerprints are not trusted again until a write is known to have landed."""
+        with self._lock:
+            prints = self._book_prints(sid)
+            seen = self._seen.get(sid, {})
+            gone = [t for t in titles if t in prints]
+            for t in titles:
+                prints.pop(t, None)
+                seen.pop(t, None)
+            if gone:
+                self._save_prints(sid)
+
+    def _kept(self, sid: str, title: str, tab: TabData, rows: list[str]) -> tuple[int, int, int, int] | None:
+        """The rows of ``tab`` that tab ``title`` of ``sid`` holds already, if its fingerprint is trusted:
+        (first row held, its row in ``tab``, how many, the grid's rows now)."""
+        with self._lock:
+            old = self._book_prints(sid).get(title)
+            seen = self._seen.get(sid, {}).get(title)
+        if old is None or seen is None or seen != old.get("values") or old.get("inputs") or has_inputs(tab):
+            return None
+        held = old.get("rows") or []
+        block = kept_block(held, rows)
+        if block is None or crosses(tab, block[1], block[1] + block[2]) or not isinstance(old.get("grid"), int) \
+                or old["grid"] < len(held):
+            return None
+        return (*block, old["grid"])
+
     # ---- building a write
-    def _write_requests(self, sid: str, tabs: Mapping[str, TabData],
-                        reserved: Iterable[int] = ()) -> tuple[list[dict], list]:
+    def _write_requests(self, sid: str, tabs: Mapping[str, TabData], reserved: Iterable[int] = (),
+                        moves: bool = False) -> tuple[list[dict], list]:
         """The batchUpdate body that replaces ``tabs`` in spreadsheet ``sid`` (requests built by
-        cells.py), and what to record in the cache once it succeeded (:meth:`_commit`)."""
+        cells.py), and what to record in the cache once it succeeded (:meth:`_commit`). With ``moves``,
+        a tab whose rows are known (kept.py) is written around the rows it keeps (the caller sends
+        such a batch once: moving rows is not idempotent; see book.py)."""
         with self._lock:   # other threads write other books meanwhile
             entry = self._cache.setdefault(sid, {"sheets": {}, "protected": {}})
             sheets = dict(entry["sheets"])
@@ -190,7 +287,17 @@ class SheetIds(LockRides):
         for title, tab in tabs.items():
             grid = grid_properties(tab)
             exists = title in sheets
-            if exists:
+            rows = row_prints(tab) if self.incremental and len(tab.rows) >= 2 * MIN_KEPT else None
+            block = self._kept(sid, title, tab, rows) if moves and exists and rows is not None else None
+            if rows is not None:
+                pending.append(("rows", title, {"values": values_print(tab.values()), "rows": rows,
+                                                "inputs": has_inputs(tab), "grid": grid["rowCount"]}))
+            kept = None
+            if block is not None:
+                sheet_id = sheets[title]
+                reqs += shift_requests(sheet_id, title, tab, grid, *block[:3], block[3])
+                kept = (block[1], block[1] + block[2])
+            elif exists:
                 sheet_id = sheets[title]
                 reqs += replace_sheet_requests(sheet_id, title, tab, grid)
             else:
@@ -202,11 +309,12 @@ class SheetIds(LockRides):
                 sheets[title] = sheet_id
                 pending.append(("sheet", title, sheet_id))
                 reqs.append(add_sheet_request(sheet_id, title, tab, grid))
-            reqs += content_requests(sheet_id, tab, grid, exists)
+            reqs += content_requests(sheet_id, tab, grid, exists, kept)
             more, todo = protection_requests(sheet_id, title, tab, entry["protected"].get(title),
                                              self.host_email, at=len(reqs))
             reqs += more
             pending += todo
+        self._forget_rows(sid, tabs)
         return reqs, pending
 
     def _commit(self, sid: str, pending: list, replies: list) -> None:
@@ -228,7 +336,13 @@ class SheetIds(LockRides):
                     entry["protected"][title] = [int(prid), sig]
                 elif item[0] == "unprotect":
                     entry["protected"].pop(item[1], None)
+                elif item[0] == "rows":   # the tab holds these rows now (and this process knows its values)
+                    _, title, fp = item
+                    self._book_prints(sid)[title] = fp
+                    self._seen.setdefault(sid, {})[title] = fp["values"]
+            if any(item[0] == "rows" for item in pending):
+                self._save_prints(sid)
             prepared = entry.pop("planned", None), entry.pop("after", None)
-        if pending or any(prepared):
+        if any(item[0] != "rows" for item in pending) or any(prepared):
             self._save_cache()
 

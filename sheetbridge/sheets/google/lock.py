@@ -43,6 +43,7 @@ class LockingStore(Protocol):
     def master_location(self) -> str: ...
     def _sheets(self, sid: str) -> dict[str, int] | None: ...
     def _held(self, lock: "GameLock | None", prefetch: dict[str, Rect] | None = None) -> None: ...
+    def _master_extra(self) -> list[str]: ...
 
 # The game lock: a hidden tab in the master (see GameLock).
 LOCK_TAB = "Lock"
@@ -344,7 +345,7 @@ def hold_game_lock(store: LockingStore, command: str) -> Iterator[None]:
             held[0] -= 1
         return
     game_lock = GameLock(store, command)
-    game_lock.take(store._master_hint[0])
+    game_lock.take(list(dict.fromkeys(store._master_hint[0] + store._master_extra())))
     _HELD_LOCKS[key] = [1, game_lock]
     try:
         yield
@@ -384,6 +385,15 @@ class LockRides:
     def _held(self, lock: GameLock | None, prefetch: dict[str, Rect] | None = None) -> None:
         with self._ride_lock:
             self._pending, self._prefetch, self._record_seen, self._refused = lock, prefetch, None, None
+        if prefetch and self.master_id:
+            self._note_read(self.master_id, prefetch)
+
+    def _note_read(self, sid: str, rects: dict[str, Rect]) -> None:
+        """Tabs as read (the store checks the rows it remembers against them: kept.py)."""
+
+    def _master_extra(self) -> list[str]:
+        """More master tabs the lock's first read fetches (those whose rows the store remembers)."""
+        return []
 
     def prefetched(self, location: str, tabs: Sequence[str]) -> dict[str, Rect] | None:
         """``tabs`` as the peek read them (once), or None: read them."""

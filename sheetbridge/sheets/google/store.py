@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import secrets
+import shutil
 import socket
 import threading
 import time
@@ -23,7 +24,7 @@ from .auth import TOKEN_ENV, build_credentials, default_token_path, sign_in_sett
 from .book import GoogleBook
 from .drive import DriveFiles
 from .http import DEFAULT_ATTEMPTS, DEFAULT_TIMEOUT, SheetbridgeHTTPClient
-from .ids import CACHE_FILE
+from .ids import CACHE_FILE, ROWS_DIR
 from .lock import HOST_NAME_ENV, LOCK_SETTLE, LOCK_TTL, PROCESS_NONCE, hold_game_lock
 from .pacing import PACE_FILE, PACE_PER_MINUTE, QUOTA_WAIT_LIMIT, Pacer
 from .urls import SCOPES
@@ -80,6 +81,8 @@ class GoogleStore(DriveFiles, Store):
         self.notify = notify
         self.folder_id = folder_id
         self._cache: dict[str, dict] = {}   # spreadsheet id -> {"sheets": {title: id}, "protected": {...}}
+        self._prints: dict[str, dict[str, dict]] = {}   # the rows each tab holds (ids.py, kept.py)
+        self._seen: dict[str, dict[str, str]] = {}
         self._lock = threading.RLock()
         self.settings = dict(settings or {})   # what to record in the game folder's config
         self.game_folder = Path(game_folder) if game_folder else None
@@ -194,7 +197,9 @@ def new_google_store(folder: str | os.PathLike, config: Mapping[str, Any] | None
     `new` is being resumed). Pass the store to ``orchestrator.new_game``; it records
     ``store.config_extra()`` in the folder's config."""
     cache = Path(folder) / CACHE_FILE
-    if cache.exists() and not (Path(folder) / NEW_PROGRESS_FILE).exists():
-        cache.unlink()
+    if not (Path(folder) / NEW_PROGRESS_FILE).exists():
+        if cache.exists():
+            cache.unlink()
+        shutil.rmtree(Path(folder) / ROWS_DIR, ignore_errors=True)   # the replaced game's rows (ids.py)
     return open_google_store({"interactive": True, **(config or {}), "folder": str(folder)}, **kwargs)
 
