@@ -158,8 +158,20 @@ def test_the_plugins_look_finds_what_importlib_metadata_finds(tmp_path, monkeypa
     (site / "bare-1.0.dist-info").mkdir()
     (site / "bare-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: bare\nVersion: 1.0\n")
     (site / "legacy-1.0.egg-info").write_text("Metadata-Version: 1.0\nName: legacy\nVersion: 1.0\n")
+    # A finder of another library's that finds distributions of its own (importlib_metadata's backport,
+    # which dask imports, takes the standard one's place) makes the look always ask importlib.metadata.
+    from importlib.machinery import PathFinder
+    foreign = [f for f in sys.meta_path if hasattr(f, "find_distributions") and f is not PathFinder]
     monkeypatch.setattr(sys, "path", [str(site), str(tmp_path / "missing")])
-    assert not plugins.may_declare() and both() == ([], [])
+    assert plugins.may_declare() == bool(foreign) and both() == ([], [])
+
+    class OwnFinder:
+        @staticmethod
+        def find_distributions(context=None):
+            return iter(())
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, OwnFinder()])
+    assert plugins.may_declare() and both() == ([], [])
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path if not isinstance(f, OwnFinder)])
     for info in ("game-1.0.egg-info", "Upper_Game-2.0.DIST-INFO"):
         (site / info).mkdir()
         (site / info / "PKG-INFO").write_text(f"Metadata-Version: 1.0\nName: {info[:-14]}\nVersion: 1.0\n")
