@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -320,7 +321,14 @@ def _as_typed(v: Any) -> str:
     return v if isinstance(v, str) else _text(v)
 
 
+# A character float() never accepts (it takes Unicode digits and spaces, signs, ".", "_", "e", "inf",
+# "infinity" and "nan"): a ledger's names, reasons and keys are told from numbers without an exception.
+_NEVER_IN_A_NUMBER = re.compile(r"[^\d\s+\-._eEiInNfFtTyYaA]")
+
+
 def _int(s: str) -> int | None:
+    if _NEVER_IN_A_NUMBER.search(s):
+        return None
     try:
         f = float(s)
     except (TypeError, ValueError):

@@ -92,6 +92,7 @@ class Match:
         self.seats: list[dict[str, Any]] = [dict(s) for s in (seats or ())]
         # player -> (the state, the raw text, what parse read): see parse and _parsed_or_read
         self._parsed: dict[str, tuple[State, RawSubmission, Submission | None]] = {}
+        self._outcome_seen: tuple[State, str, Outcome | None] | None = None   # (see outcome)
         if state is None:
             state = self._fresh_state()
         self.state: State = state
@@ -471,7 +472,18 @@ class Match:
         return Report(title=f"{self.game.spec.name}: public board", blocks=tuple(blocks))
 
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self.state, dict(self.decisions)) if self.finished else None
+        """How the game ended (None while it runs). A round's reports ask for it once per player:
+        it is worked out again only when the state (a new object after every change) or a
+        decision changed."""
+        if not self.finished:
+            return None
+        key = json.dumps(self.decisions, sort_keys=True, default=repr)
+        seen = self._outcome_seen
+        if seen is not None and seen[0] is self.state and seen[1] == key:
+            return seen[2]
+        out = self.game.outcome(self.state, dict(self.decisions))
+        self._outcome_seen = (self.state, key, out)
+        return out
 
     def standings(self, viewer: str | None = HOST) -> Any:
         """Each player's score per round and in total, rank and ties, as ``viewer`` may know them

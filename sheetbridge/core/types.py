@@ -408,19 +408,41 @@ _register(Field, Section, Form, Option, TableSpec, Problem, Notice, Submission, 
 
 
 def to_json(obj: Any) -> Any:
-    """Dataclasses and enums to JSON-able data, tagged so `from_json` can rebuild them."""
-    if is_dataclass(obj) and not isinstance(obj, type):
-        out: dict[str, Any] = {"__t": type_tag(type(obj))}
-        for f in fields(obj):
-            out[f.name] = to_json(getattr(obj, f.name))
+    """Dataclasses and enums to JSON-able data, tagged so `from_json` can rebuild them. A record
+    holds tens of thousands of values: plain ones, and a class's field names, are found without
+    asking `typing.Mapping` (whose isinstance is slow) first."""
+    cls = obj.__class__
+    if cls in _PLAIN:
+        return obj
+    names = _FIELD_NAMES.get(cls)
+    if names is None and is_dataclass(cls):   # (obj's class: a dataclass *class* itself is not converted)
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    if names is not None:
+        out: dict[str, Any] = {"__t": _tag_of(cls)}
+        for name in names:
+            out[name] = to_json(getattr(obj, name))
         return out
+    if cls is dict:
+        return {str(k): to_json(v) for k, v in obj.items()}
+    if cls is list or cls is tuple:
+        return [to_json(v) for v in obj]
     if isinstance(obj, enum.Enum):
-        return {"__e": type_tag(type(obj)), "v": obj.value}
+        return {"__e": _tag_of(cls), "v": obj.value}
     if isinstance(obj, Mapping):
         return {str(k): to_json(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [to_json(v) for v in obj]
     return obj
+
+
+_TAGS: dict[type, str] = {}
+
+
+def _tag_of(cls: type) -> str:
+    tag = _TAGS.get(cls)
+    if tag is None:
+        tag = _TAGS[cls] = type_tag(cls)
+    return tag
 
 
 _ENUMS = {"FieldKind": FieldKind, "ProblemKind": ProblemKind}

@@ -293,6 +293,11 @@ HELP_TITLE = "How to fill this in"
 
 def form_tab(form: Form, player: str, prefill: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> TabData:
     """The Submission tab; `prefill` puts a raw submission back (after an undo, or a demo player typing)."""
+    return _form_cells(form, player, prefill).build(frozen_rows=3, protected=True)
+
+
+def _form_cells(form: Form, player: str, prefill: Mapping[str, Sequence[Mapping[str, Any]]] | None) -> _Tab:
+    """The Submission tab's cells before they are laid out (wrapped, rows sized): what it shows."""
     prefill = prefill or {}
     nfields = max((len(s.fields) for s in form.sections), default=0)
     widths = _form_widths(form, player, prefill)
@@ -321,7 +326,7 @@ def form_tab(form: Form, player: str, prefill: Mapping[str, Sequence[Mapping[str
         t.text(line, span)
     for line in field_help_lines(form):
         t.text(line, span)
-    return t.build(frozen_rows=3, protected=True)
+    return t
 
 
 def field_help_lines(form: Form) -> list[str]:
@@ -439,9 +444,10 @@ def stray_entries(form: Form, rect: Rect, player: str | None = None) -> list[Str
     """
     if len(rect) < 2 or len(rect[1]) < 2 or _round_of(rect[1][1]) != form.round:
         return []
-    drawn = form_tab(form, player if player is not None else _at(rect, 2, 1))
-    expected = drawn.values()
-    inputs = {(r, c) for r, row in enumerate(drawn.rows) for c, cell in enumerate(row) if cell.input}
+    # (what the tab shows is enough: laying it out, which changes no value, is left to form_tab)
+    drawn = _form_cells(form, player if player is not None else _at(rect, 2, 1), None).rows
+    expected = TabData(rows=drawn).values()
+    inputs = {(r, c) for r, row in enumerate(drawn) for c, cell in enumerate(row) if cell.input}
     out = []
     for r, row in enumerate(rect):
         for c, value in enumerate(row[:HELPER_COLUMN]):
@@ -634,11 +640,15 @@ def json_text(data: Any) -> str:
     return _XML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")   # characters Excel and Google count as two
+
+
 def _chunks(text: str) -> list[str]:
     """`text` in cells of at most ``chunk`` characters, as Excel and Google count them
     (xlsx cells hold 32767, Google's 50000), so no backend ever has to shorten one."""
     size = int(_layout()["chunk"])
-    if not text or max(text) <= "\uffff":   # one unit per character: plain slices (the loop below is slow)
+    if not text or text.isascii() or not _ASTRAL.search(text):   # one unit per character: plain slices
+        # (the loop below is slow, and so is max(text) over a long record entry)
         return [text[i:i + size] for i in range(0, len(text), size)] or [""]
     chunks, start, used = [], 0, 0
     for i, ch in enumerate(text):
