@@ -415,7 +415,8 @@ def to_json(obj: Any) -> Any:
     if cls in _PLAIN:
         return obj
     names = _FIELD_NAMES.get(cls)
-    if names is None and is_dataclass(cls):   # (obj's class: a dataclass *class* itself is not converted)
+    if names is None and hasattr(cls, "__dataclass_fields__"):   # (is_dataclass of obj's class: a dataclass
+        # *class* itself is not converted)
         names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
     if names is not None:
         out: dict[str, Any] = {"__t": _tag_of(cls)}
