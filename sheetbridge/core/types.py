@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import json as _json
 import re
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping, Sequence
 
 from .parsing import YES_NO_HELP, shorten
