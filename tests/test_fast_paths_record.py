@@ -3,10 +3,11 @@ plain code they replace gave (tests/test_fast_paths.py has those of issue 13).
 
 Each shortcut is compared with that plain code, kept here as the reference: serialising records
 (`core.types.to_json`), telling numbers from text in the ledger's check (`core.integrity._int`),
-and cutting record entries into cells (`sheets.layout._chunks`).
+cutting record entries into cells (`sheets.layout._chunks`) and making a cell (`sheets.model.CellData`).
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
 from collections import OrderedDict
@@ -23,6 +24,7 @@ from sheetbridge.api import load_match
 from sheetbridge.core import integrity
 from sheetbridge.core.types import from_json, to_json, type_tag
 from sheetbridge.sheets import layout
+from sheetbridge.sheets.model import CellData
 
 RECORDS = Path(__file__).parent / "records"
 GAMES = ["three-modular-rooms", "skeld", "bugcatcher", "big-machine", "flickering-lights"]
@@ -116,3 +118,25 @@ def test_record_entries_are_cut_into_cells_as_the_plain_code_cut_them(text: str,
     long = text * (times * 50 // max(len(text), 1) + 1)   # (past the chunk size, about 40,000 characters)
     assert layout._chunks(text) == plain_chunks(text)
     assert layout._chunks(long) == plain_chunks(long)
+
+
+PlainCellData = dataclasses.make_dataclass(
+    "PlainCellData", [(f.name, f.type, dataclasses.field(default=f.default)) for f in dataclasses.fields(CellData)],
+    frozen=True)
+CELL_VALUES = st.one_of(st.none(), st.text(max_size=5), st.integers(), st.booleans(), st.floats(allow_nan=False))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(CELL_VALUES, max_size=3), st.dictionaries(st.sampled_from(["fill", "bold", "wrap", "size", "align",
+                                                                           "valign", "input", "font"]),
+                                                          CELL_VALUES, max_size=4))
+def test_a_cell_is_made_as_the_dataclass_makes_it(args: list, kwargs: dict) -> None:
+    kwargs = {k: v for k, v in kwargs.items() if k not in [f.name for f in dataclasses.fields(CellData)[:len(args)]]}
+    made = CellData(*args, **kwargs)
+    assert CellData.__init__.__code__ is not PlainCellData.__init__.__code__
+    assert vars(made) == vars(PlainCellData(*args, **kwargs))
+    assert made == CellData(*args, **kwargs) and hash(made) == hash(CellData(*args, **kwargs))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.value = "changed"   # type: ignore[misc]
+    with pytest.raises(TypeError):
+        CellData(*args, nonsense=1, **kwargs)

@@ -208,25 +208,37 @@ def _merge_at(merges: Sequence[Merge]) -> dict[tuple[int, int], Merge]:
     return {(m[0], m[1]): m for m in merges}
 
 
-def _cell_room(r: int, c: int, widths: Mapping[int, float], merged: Mapping[tuple[int, int], Merge]) -> float:
+def _cell_room(r: int, c: int, widths: Mapping[int, float], merged: Mapping[tuple[int, int], Merge],
+               rooms: dict[tuple[int, int], float] | None = None) -> float:
+    """The width a cell's text has: its column's, or its merged range's. `rooms`: the widths of the
+    column spans measured so far (a report's every line is the same band of columns)."""
     m = merged.get((r, c))
-    return _span_width(widths, c, m[3]) if m else _span_width(widths, c, c + 1)
+    span = (c, m[3]) if m else (c, c + 1)
+    if rooms is None:
+        return _span_width(widths, *span)
+    room = rooms.get(span)
+    if room is None:
+        room = rooms[span] = _span_width(widths, *span)
+    return room
 
 
 def _wrap_overflowing(rows: list[list[CellData]], widths: Mapping[int, float],
                       merges: Sequence[Merge]) -> list[list[CellData]]:
     """Rows with every text cell too wide for its column (or merged range) set to wrap."""
     merged = _merge_at(merges)
+    rooms: dict[tuple[int, int], float] = {}
     out = []
     for r, row in enumerate(rows):
-        new = list(row)
+        new = None
         for c, cell in enumerate(row):
-            if cell.wrap or not isinstance(cell.value, str) or not cell.value:
+            value = cell.value
+            if value is None or cell.wrap or not isinstance(value, str) or not value:
                 continue
-            room = _cell_room(r, c, widths, merged)
-            if "\n" in cell.value or fit_width(cell.value, cell.bold, cell.size) > room:
+            if "\n" in value or fit_width(value, cell.bold, cell.size) > _cell_room(r, c, widths, merged, rooms):
+                if new is None:
+                    new = list(row)
                 new[c] = dataclasses.replace(cell, wrap=True, valign=cell.valign or "top")
-        out.append(new)
+        out.append(new if new is not None else list(row))
     return out
 
 
@@ -235,15 +247,19 @@ def row_heights(rows: Sequence[Sequence[CellData]], widths: Mapping[int, float],
     """Heights (points) of the rows that need more than one plain line: wrapped text is given the
     lines it takes (no program sizes a merged row to its text) and large text its line height."""
     merged = _merge_at(merges)
+    rooms: dict[tuple[int, int], float] = {}
     out: dict[int, float] = {}
     for r, row in enumerate(rows):
         need = 0.0
         for c, cell in enumerate(row):
+            if not (cell.wrap or cell.size):   # one line of the default size: the default height
+                continue
             if cell.value is None or cell.value == "":
                 continue
             lines = 1
             if cell.wrap:
-                lines = line_count(text_of(cell.value), _cell_room(r, c, widths, merged), cell.bold, cell.size)
+                lines = line_count(text_of(cell.value), _cell_room(r, c, widths, merged, rooms), cell.bold,
+                                   cell.size)
             height = lines * line_height(cell.size) + (2.0 if lines > 1 or (cell.size or 0) > BASE_SIZE else 0.0)
             need = max(need, height)
         if need > DEFAULT_ROW_HEIGHT:

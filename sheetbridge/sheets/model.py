@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
+from ..core.facts import quick_init
 from .cell_reading import number_text, readable
 
 Value = Union[str, int, float, bool, None]
@@ -59,6 +60,11 @@ class CellData:
     size: float | None = None      # font size in points (None: the book's default)
     align: str | None = None       # horizontal: "left", "center" or "right" (None: the program's default)
     valign: str | None = None      # vertical: "top", "middle" or "bottom" (None: bottom)
+
+
+# A resolve makes a CellData for nearly every cell it draws (12,000 for 30 players at round 11): the
+# same __init__ writing the fields straight into __dict__ (core/facts.quick_init) takes 0.5 us, not 1.3.
+CellData.__init__ = quick_init(CellData) or CellData.__init__   # type: ignore[method-assign]
 
 
 @dataclass(frozen=True)
