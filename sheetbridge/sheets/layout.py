@@ -117,6 +117,7 @@ def text_width(text: str, bold: bool = False, size: float | None = None) -> floa
     return round(w * (size or BASE_SIZE) / BASE_SIZE, 4)
 
 
+@functools.lru_cache(maxsize=16_384)   # (a table's every cell is measured, and most cells repeat)
 def fit_width(text: str, bold: bool = False, size: float | None = None) -> float:
     """The column width (digits) that shows `text` on one line: its width plus padding."""
     return round(text_width(text, bold, size) + CELL_PADDING + 0.5, 1)
@@ -276,15 +277,21 @@ def content_widths(rows: Sequence[Sequence[CellData]], *, maxima: Mapping[int, f
     top = width("column_max") if maximum is None else maximum
     maxima = maxima or {}
     need: dict[int, float] = {}
+    skipped = set(skip)
     for r, row in enumerate(rows):
-        if r in skip:
+        if r in skipped:
             continue
         for c, cell in enumerate(row):
-            if cell.value is None:
+            value = cell.value
+            if value is None:
                 continue
-            text = text_of(cell.value)
-            w = max((fit_width(line, cell.bold, cell.size) for line in text.split("\n")), default=0.0)
-            need[c] = max(need.get(c, 0.0), w)
+            text = text_of(value)
+            if "\n" in text:
+                w = max(fit_width(line, cell.bold, cell.size) for line in text.split("\n"))
+            else:
+                w = fit_width(text, cell.bold, cell.size)
+            if w > need.get(c, 0.0):
+                need[c] = w
     return {c: round(min(max(w, minimum), maxima.get(c, top)), 1) for c, w in need.items()}
 
 
