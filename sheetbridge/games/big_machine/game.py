@@ -31,8 +31,8 @@ from .render import (COLOR_FILL, COLOR_FONT, EMPTY_FILL, FAULTY_FILL, STATE_FILL
                      kind_text, machine_blocks, where_grid)
 from .position import from_position
 from .rules import Turn, form_teams, highest_unique_bid, part_power
-from .spec import (CONNECTORS_TABLE, DEFAULTS, NODES_TABLE, RELATION_TABLE, ROUNDS, SPEC,
-                   TRADES_TABLE, Options, options_of)
+from .spec import CONNECTORS_TABLE, DEFAULTS, NODES_TABLE, RELATION_TABLE, ROUNDS, SPEC, TRADES_TABLE
+from .options import Options, options_of
 from .state import STATE_VERSION, BigMachineState, mates, upgrade
 
 # What code outside the package reads as sheetbridge.games.big_machine.X (tests, strategies, docs).

@@ -37,7 +37,8 @@ from .paths import run_paths, walk_alone
 from .position import POSITION_KEYS
 from .position import from_position as start_from_position
 from .pregame import assign_nodes
-from .spec import DEFAULTS, ENERGY, MISSIONS_TABLE, Options, options_of, parse_cell
+from .spec import DEFAULTS, ENERGY, MISSIONS_TABLE
+from .options import Options, options_of, parse_cell
 
 
 class Bugcatcher(GameRules):

@@ -16,7 +16,8 @@ from .board import (ACTION_CHOICES, CORNERS, GSWAP, IDLE, ORDINALS, SWAP, _ENERG
                     dims, fine_label, key_of, node_lines, parse_corner, point_fine, usable_cells)
 from .content import board_missions
 from .paths import walk_alone
-from .spec import ACTION_ROWS, ENERGY, LIST_LENGTH, Options, cell_label, options_of, parse_cell
+from .spec import ACTION_ROWS, ENERGY, LIST_LENGTH
+from .options import Options, cell_label, options_of, parse_cell
 
 
 # ------------------------------------------------------------- action codes

@@ -18,7 +18,8 @@ from .facts import (ActionStep, CollisionsCaused, Ending, EnergyUsed, FinalCount
                     IntakeProblem, MissionAccepted, MissionCheck, MissionClosed, MissionCompleted, MissionPenalty,
                     MissionPresented, MissionReward, NextNodes, NoSubmission, PriorityBid, StartingNode, TieBreakStep)
 from .rules import final_facts
-from .spec import ENERGY, SPEC, Options, options_of
+from .spec import ENERGY, SPEC
+from .options import Options, options_of
 
 
 # ------------------------------------------------------------- standings (core/standings.py)

@@ -26,7 +26,8 @@ from .facts import (_ORDER_KEY, ActionStep, CollisionHit, CollisionRecord, Colli
                     board_fact, presented_facts)
 from .paths import PathResult, Point, _point, run_paths
 from .pregame import resolve_pregame
-from .spec import ENERGY, Options, options_of
+from .spec import ENERGY
+from .options import Options, options_of
 
 
 def resolve(state: State, ri: RoundInput, rng: Rng) -> RoundResult:

@@ -31,7 +31,8 @@ from .position import POSITION_KEYS, from_position
 from .render import (BOARD_TOP, BOARD_W, CELL, GAP, ITEM_TEXT, LABEL_W, LEGEND, ROLE_TEXT, board_block,
                      board_picture, square_box, tiles_block)
 from .rules import largest_group, other, recolor, score_round, three_in_a_rows
-from .spec import DEFAULT_OPTIONS, ROUNDS, SPEC, Options, options_of
+from .spec import DEFAULT_OPTIONS, ROUNDS, SPEC
+from .options import Options, options_of
 from .state import STATE_VERSION, FlickeringState, upgrade
 
 __all__ = [

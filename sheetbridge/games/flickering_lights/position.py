@@ -14,7 +14,8 @@ from .content import TEAM_ROLES, Role, Team, Variation, assignment_problem, item
 from .facts import BoardGrid, TeamRole
 from .opening import blank_state, open_round
 from .rules import score_facts, score_round
-from .spec import DEFAULT_OPTIONS, ROUNDS, options_of  # noqa: F401 (DEFAULT_OPTIONS: the doctest)
+from .spec import DEFAULT_OPTIONS, ROUNDS  # noqa: F401 (DEFAULT_OPTIONS: the doctest)
+from .options import options_of
 from .state import FlickeringState, Item, Seat
 
 POSITION_KEYS = ("round", "teams", "grids", "results", "points")

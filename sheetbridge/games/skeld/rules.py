@@ -22,7 +22,8 @@ from .facts import (ActivationAttempt, ActivationContest, ActivatorsSeen, BonusG
                     WiwaxiaDrain, XCommOpened, held_items)
 from .intake import default_submission, form
 from .plans import caps_of, plan_player
-from .spec import DEFAULTS, START_CELLS, CapScope, Options, options_of
+from .spec import DEFAULTS, START_CELLS
+from .options import CapScope, Options, options_of
 from .state import SkeldState, round_copy
 
 

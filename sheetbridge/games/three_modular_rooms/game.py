@@ -22,7 +22,8 @@ from .facts import (NO_MAJORITY, CardBoughtAnnounced, CardInRoom, CardPlayed, Ca
 from .position import from_position
 from .render import ROOM_FILL
 from .rules import PlayedCard, RoomResult, calculate, resolve_rooms, room_scoring
-from .spec import DEFAULTS, SPEC, Options, options_of
+from .spec import DEFAULTS, SPEC
+from .options import Options, options_of
 from .state import STATE_VERSION, TmrState, upgrade
 
 __all__ = [
