@@ -144,7 +144,8 @@ def test_a_game_package_is_listed_from_its_light_spec(tmp_path, monkeypatch):
 NOT_ON_THE_XLSX_PATH = ("gspread", "google", "google_auth_oauthlib", "googleapiclient", "requests", "urllib3",
                         "pandas", "numpy", "matplotlib", "dask", "tqdm", "openpyxl", "tenacity",
                         "sheetbridge.sheets.google", "sheetbridge.simulate", "sheetbridge.host.announce",
-                        "sheetbridge.host.export", "sheetbridge.host.season")
+                        "sheetbridge.host.export", "sheetbridge.host.season",
+                        "socket", "csv")   # (the lock's host name from platform; templates' CSV for new games)
 
 
 def test_a_resolve_of_one_game_imports_that_game_only_and_no_library_off_its_path(tmp_path):
