@@ -5,8 +5,6 @@ carries it inside the package as sheetbridge/templates_data (see pyproject).
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +40,8 @@ def read_text(*parts: str) -> str:
 
 def read_csv(*parts: str) -> list[list[str]]:
     """A template CSV as a rectangle of strings (header row included, nothing converted)."""
+    import csv   # (only the default tables are CSV: a round's command reads none)
+    import io
     return [row for row in csv.reader(io.StringIO(read_text(*parts)))]
 
 

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from sheetbridge.cli import COMMANDS, main
 
 ROOT = Path(__file__).resolve().parent.parent
+BUILT_IN_MODULES = sorted(f"sheetbridge.games.{p.parent.name}" for p in (ROOT / "sheetbridge" / "games").glob("*/__init__.py"))
 HEAVY = ("gspread", "google", "google_auth_oauthlib", "requests", "urllib3", "pandas", "numpy", "matplotlib",
          "tqdm", "openpyxl", "PIL", "tenacity", "filelock", "sheetbridge.host.session", "sheetbridge.sheets")
 
@@ -64,6 +65,24 @@ def test_every_game_package_is_registered_and_lists_what_its_rules_say():
     assert [p.stem for p in games.glob("*.py")] and all(p.stem in ("__init__", "registry") for p in games.glob("*.py"))
     for module in BUILT_IN:
         assert built_in_summary(module) == GameSummary.of(import_module(module).GAME)
+
+
+def test_a_games_spec_chapter_defines_no_class():
+    """`sheetbridge games` reads each game's spec chapter, so it defines no class of its own (issue 31: the
+    typed `Options` and their enums live in the options chapter; defining the five games' was about a
+    tenth of `games`, benchmarks/cli_startup.py), and a game's package does not load its options."""
+    code = ("import importlib, json, sys\n"
+            "specs = [importlib.import_module(m + '.spec') for m in sys.argv[1:]]\n"
+            "print(json.dumps({s.__name__: [n for n, v in vars(s).items() if isinstance(v, type) and v.__module__ == "
+            "s.__name__] for s in specs}))\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('sheetbridge.games.'))))\n")
+    out = subprocess.run([sys.executable, "-c", code, *BUILT_IN_MODULES], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, check=True).stdout
+    classes, loaded = map(json.loads, out.splitlines())
+    assert classes == {f"{m}.spec": [] for m in BUILT_IN_MODULES}
+    assert loaded == sorted(f"{m}{chapter}" for m in BUILT_IN_MODULES for chapter in ("", ".spec"))
+    from sheetbridge.games.three_modular_rooms.options import Options
+    assert Options.__module__ == "sheetbridge.games.three_modular_rooms.options"
 
 
 def test_games_lists_what_the_game_modules_say():
@@ -125,7 +144,8 @@ def test_a_game_package_is_listed_from_its_light_spec(tmp_path, monkeypatch):
 NOT_ON_THE_XLSX_PATH = ("gspread", "google", "google_auth_oauthlib", "googleapiclient", "requests", "urllib3",
                         "pandas", "numpy", "matplotlib", "dask", "tqdm", "openpyxl", "tenacity",
                         "sheetbridge.sheets.google", "sheetbridge.simulate", "sheetbridge.host.announce",
-                        "sheetbridge.host.export", "sheetbridge.host.season")
+                        "sheetbridge.host.export", "sheetbridge.host.season",
+                        "socket", "csv")   # (the lock's host name from platform; templates' CSV for new games)
 
 
 def test_a_resolve_of_one_game_imports_that_game_only_and_no_library_off_its_path(tmp_path):

@@ -48,8 +48,8 @@ def plugin(tmp_path_factory):
 def test_init_game_writes_a_complete_package(plugin):
     tmp, _ = plugin
     pkg = tmp / "coin-flip"
-    chapters = ("__init__", "content", "facts", "game", "intake", "play", "position", "render", "rules", "spec",
-                "state")   # the same chapters as every built-in game's package
+    chapters = ("__init__", "content", "facts", "game", "intake", "options", "play", "position", "render", "rules",
+                "spec", "state")   # the same chapters as every built-in game's package
     assert sorted(str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.is_file()) == [
         "README.md", *(f"coin_flip/{c}.py" for c in chapters), "docs/coin-flip.md", "pyproject.toml",
         "tests/test_game.py"]

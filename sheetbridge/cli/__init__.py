@@ -39,7 +39,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                "\"90m\", \"1d\", \"1h30m\"), or to a UTC time (\"2026-11-24 17:00\")."),
     "games": ("games", "command", "List the supported games."),
     "init-game": ("init_game", "command", "Write a package skeleton for a new game: the game package (rules "
-                  "in its docstring, one file per chapter as in the built-in games: spec, state, content, "
+                  "in its docstring, one file per chapter as in the built-in games: spec, options, state, content, "
                   "facts, intake, rules, render, play, position, game; a tiny working resolve), its tests "
                   "(the sheetbridge contract in one line) and a docs page."),
     "lock": ("lock", "command", "Lock the open round now: snapshot every Submission tab into the master "

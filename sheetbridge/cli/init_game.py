@@ -6,7 +6,7 @@ from string import Template
 import click
 
 # The game package's chapters, in reading order: the same as every built-in game's.
-CHAPTERS = ("__init__", "spec", "state", "content", "facts", "intake", "rules", "render", "play", "position", "game")
+CHAPTERS = ("__init__", "spec", "options", "state", "content", "facts", "intake", "rules", "render", "play", "position", "game")
 
 
 def skeleton(name: str) -> dict[str, str]:
@@ -35,7 +35,7 @@ def skeleton(name: str) -> dict[str, str]:
               help="Where to create the package folder (default: ./NAME).")
 def command(name, out) -> None:
     """Write a package skeleton for a new game: the game package (rules in its docstring, one file per
-    chapter as in the built-in games: spec, state, content, facts, intake, rules, render, play,
+    chapter as in the built-in games: spec, options, state, content, facts, intake, rules, render, play,
     position, game; a tiny working resolve), its tests (the sheetbridge contract in one line) and a docs page."""
     from ..core.errors import UsageError
     files = skeleton(name)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import platform
 import re
-import socket
 import tempfile
 import threading
 import time
@@ -203,7 +203,7 @@ class XlsxStore(Store):
         _TAKEN_AT[mine] = time.time()
         try:
             _write_text_atomic(info, json.dumps({"command": command, "pid": os.getpid(),
-                                                 "since": _utc_now(), "host": socket.gethostname()}))
+                                                 "since": _utc_now(), "host": platform.node()}))   # (not socket: 3 ms)
             yield
         finally:
             _HELD.pop(mine, None)

@@ -92,12 +92,13 @@ def test_without_the_private_breakdown_the_steps_are_the_hosts_alone():
 
 
 def test_a_whole_games_state_options_ledger_and_ending_are_the_ones_the_package_names():
-    # state.py names every key the state holds; spec.Options every option; facts.LedgerReason every
+    # state.py names every key the state holds; options.Options every option; facts.LedgerReason every
     # reason booked and facts.Ending every ending (issue 26): a whole game, with its bids, garnet swaps
     # and conversions, uses no other.
     from sheetbridge.api import play_random
     from sheetbridge.games.bugcatcher.facts import Ending, LedgerReason
-    from sheetbridge.games.bugcatcher.spec import SPEC, Options, options_of
+    from sheetbridge.games.bugcatcher.options import Options, options_of
+    from sheetbridge.games.bugcatcher.spec import SPEC
     from sheetbridge.games.bugcatcher.state import BugcatcherState, Final, Mission, PublicBoard
     g = play_random("bugcatcher", ["Ann", "Bo", "Cy", "Dee"], seed=2, garnets=3)
     st = g.state

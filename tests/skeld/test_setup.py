@@ -98,7 +98,8 @@ def test_pregame_formula_is_syntax():
 # ------------------------------------------------------------------ types (issue 26)
 
 def test_options_are_read_once_into_typed_fields():
-    from sheetbridge.games.skeld.spec import SPEC, CapScope, Options, options_of
+    from sheetbridge.games.skeld.options import CapScope, Options, options_of
+    from sheetbridge.games.skeld.spec import SPEC
     assert [f for f in Options.__dataclass_fields__] == [o.name for o in SPEC.options]   # one field per option
     m = api_new_match("skeld", PLAYERS, options={"cap_upgrade_scope": "crewmate", "max_rounds": "5",
                                              "remote_disable": "on"})

@@ -53,8 +53,8 @@ The ruleset's example: 3 people in the Blue Meadow, the winner powers up 2:
 
 Chapters, in reading order:
 
-- ``spec.py``: the GameSpec (id, players, options with their rulings, tables) and ``Options``,
-  the host's options read once into typed fields (``options_of``).
+- ``spec.py``: the GameSpec (id, players, options with their rulings, tables): all ``sheetbridge games`` reads.
+- ``options.py``: ``Options``, the host's options read once into typed fields (``options_of``), and their enums.
 - ``state.py``: the state as the record keeps it, typed; ``STATE_VERSION`` and ``upgrade``.
 - ``content.py``: the closed sets and numbers, the host's tables read and checked, the machine of
   two halves assembled (M1-M3, R4-R6).

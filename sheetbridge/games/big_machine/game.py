@@ -25,14 +25,14 @@ from .facts import (FAULTY_PART, CogsGiven, CogsNow, ConnectorTraversed, Ending,
 from .intake import allowed_nodes, gift_targets
 from .machine import (connector_points, connector_status, find_connector, install, install_all,
                       neighbours, part_text, score_machine)
+from .options import Options, options_of
 from .picture import (CELL_H, CELL_W, DEAD_LINE, KIND_COLOUR, LEGEND, MEADOW_HEAD, MEADOW_W, NAME_H,
                       NODE_R, board_shapes, legend_shapes, machine_shapes, node_centre)
 from .render import (COLOR_FILL, COLOR_FONT, EMPTY_FILL, FAULTY_FILL, STATE_FILL, STATE_HELP,
                      kind_text, machine_blocks, where_grid)
 from .position import from_position
 from .rules import Turn, form_teams, highest_unique_bid, part_power
-from .spec import (CONNECTORS_TABLE, DEFAULTS, NODES_TABLE, RELATION_TABLE, ROUNDS, SPEC,
-                   TRADES_TABLE, Options, options_of)
+from .spec import CONNECTORS_TABLE, DEFAULTS, NODES_TABLE, RELATION_TABLE, ROUNDS, SPEC, TRADES_TABLE
 from .state import STATE_VERSION, BigMachineState, mates, upgrade
 
 # What code outside the package reads as sheetbridge.games.big_machine.X (tests, strategies, docs).

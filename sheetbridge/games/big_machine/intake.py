@@ -11,7 +11,8 @@ from ...core.rng import Rng
 from ...core.types import Field, FieldKind, Form, Problem, ProblemKind, RawSubmission, Section, Submission
 from .content import MEADOWS, SABOTAGE_COGS, cogs_text, meadow_named, node_order
 from .machine import neighbours, part_text
-from .spec import ROUNDS, options_of
+from .options import options_of
+from .spec import ROUNDS
 from .state import BigMachineState, Machine, machine_of, mates, team_row
 
 

@@ -11,8 +11,9 @@ from ...core.rng import Rng
 from ...core.types import Tables
 from .content import FAULTY, MEADOWS, SABOTAGE_COGS, START_COGS, assemble, meadow_named, node_order
 from .machine import find_connector
+from .options import NoWinner, options_of
 from .rules import setup
-from .spec import ROUNDS, NoWinner, options_of
+from .spec import ROUNDS
 from .state import BigMachineState, machine_of, start_of
 
 

@@ -25,7 +25,8 @@ from .facts import (CogsGiven, CogsNow, ConnectorTraversed, Ending, LedgerReason
                     SubmissionProblem, as_given_part, as_part, machine_facts)
 from .intake import allowed_nodes
 from .machine import filled_machine, find_connector, install_all, power_key, score_machine
-from .spec import DEFAULTS, ROUNDS, TRADES_TABLE, AdjacentJump, GarnetRounding, NoWinner, Options, Overspend, options_of
+from .options import AdjacentJump, GarnetRounding, NoWinner, Options, Overspend, options_of
+from .spec import DEFAULTS, ROUNDS, TRADES_TABLE
 from .state import (BigMachineState, Part, TeamRow, machine_of, mates, meadow_now, previous_node, round_copy,
                     start_of)
 

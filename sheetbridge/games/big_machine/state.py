@@ -65,7 +65,7 @@ class BigMachineState(TypedDict):
     """Every key the state holds, version 1."""
     round: int                          # 0: meadow selection; 1-7 the rounds open
     finished: bool
-    options: dict[str, Any]             # as the host gave them (spec.options_of reads them typed)
+    options: dict[str, Any]             # as the host gave them (options.options_of reads them typed)
     roster: list[str]
     teams: list[TeamRow]
     team_of: dict[str, str]             # participant -> team id

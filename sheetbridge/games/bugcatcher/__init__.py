@@ -42,8 +42,8 @@ A round's results are typed facts (facts.py); every report and picture is drawn 
 
 Chapters, in reading order:
 
-- ``spec.py``: the GameSpec (id, players, host options with their rulings, tables) and ``Options``,
-  the options read once into typed fields.
+- ``spec.py``: the GameSpec (id, players, host options with their rulings, tables): all ``sheetbridge games`` reads.
+- ``options.py``: ``Options``, the options read once into typed fields, and the cells ``blocked_cells`` names.
 - ``state.py``: the state's keys and types (TypedDicts), STATE_VERSION and ``upgrade``.
 - ``board.py``: cells, corners, the fine grid, directions, colours, action codes and labels (R3-R11, A1-A3).
 - ``paths.py``: the path engine, every step and collision of a round (R29, R37-R47, A4-A14).

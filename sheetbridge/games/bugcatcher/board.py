@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.parsing import clean
 from ...core.types import State
-from .spec import cell_label, options_of, parse_cell
+from .options import cell_label, options_of, parse_cell
 
 DIRS: dict[str, tuple[int, int]] = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 DIR_WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
@@ -228,7 +228,7 @@ _ENERGY_CODES = frozenset(PATH_CODES + (SWAP,))
 
 
 def blocked_fine(options: Mapping[str, Any]) -> frozenset[tuple[int, int]]:
-    """The fine points of the blocked cells (A36), read once per set of options (spec.options_of)."""
+    """The fine points of the blocked cells (A36), read once per set of options (options.options_of)."""
     return options_of(options).blocked
 
 

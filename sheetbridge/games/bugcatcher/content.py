@@ -11,7 +11,8 @@ from typing import Any, Mapping, Sequence
 from ...core.parsing import clean, host_flag, parse_int, table_key
 from ...core.types import State, Tables
 from .board import DIR_WORDS, DIRS, INVERSE, MIRROR, ROTATE
-from .spec import ENERGY, MANUAL, MISSIONS_TABLE, options_of
+from .options import options_of
+from .spec import ENERGY, MANUAL, MISSIONS_TABLE
 
 # ------------------------------------------------------------- shapes (A22)
 

@@ -10,7 +10,7 @@ from ...core.picture import Box, Dot, Label, Line, Picture
 from ...core.types import Cell
 from .board import BLACK, BLUE, cell_fine, fine_of
 from .facts import ActionStep, BugcatcherBoard, NodeMarker, NodePath, PathPlaced, StartingNode
-from .spec import parse_cell
+from .options import parse_cell
 
 # ------------------------------------------------------------- the board as a grid of cells (reports)
 

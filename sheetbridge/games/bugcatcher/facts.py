@@ -20,7 +20,7 @@ from ...core.facts import Fact, fact
 from ...core.types import Problem, State
 from .board import _NODE_WORDS, fine_label, own_xy
 from .content import board_missions, mission_text
-from .spec import options_of
+from .options import options_of
 
 
 @fact

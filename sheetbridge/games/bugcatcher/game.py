@@ -33,11 +33,12 @@ from .facts import (_mission_presented, _PRESENTED_KEYS, ActionStep, BugcatcherB
                     NodePath, NoSubmission, PathPlaced, PriorityBid, PriorityClaim, PriorityFallback, PriorityPass,
                     StartingNode, TieBreakStep)
 from .intake import _EXACT_CODES, _EXACT_YES_NO, parse_action
+from .options import Options, options_of, parse_cell
 from .paths import run_paths, walk_alone
 from .position import POSITION_KEYS
 from .position import from_position as start_from_position
 from .pregame import assign_nodes
-from .spec import DEFAULTS, ENERGY, MISSIONS_TABLE, Options, options_of, parse_cell
+from .spec import DEFAULTS, ENERGY, MISSIONS_TABLE
 
 
 class Bugcatcher(GameRules):

@@ -15,8 +15,9 @@ from ...core.types import Field, FieldKind, Form, Problem, ProblemKind, RawSubmi
 from .board import (ACTION_CHOICES, CORNERS, GSWAP, IDLE, ORDINALS, SWAP, _ENERGY_CODES, cell_fine, corner_point,
                     dims, fine_label, key_of, node_lines, parse_corner, point_fine, usable_cells)
 from .content import board_missions
+from .options import Options, cell_label, options_of, parse_cell
 from .paths import walk_alone
-from .spec import ACTION_ROWS, ENERGY, LIST_LENGTH, Options, cell_label, options_of, parse_cell
+from .spec import ACTION_ROWS, ENERGY, LIST_LENGTH
 
 
 # ------------------------------------------------------------- action codes

@@ -10,7 +10,8 @@ from typing import Any, Mapping, Sequence
 
 from .board import DIRS, GSWAP, IDLE, SWAP, _board_labels, fine_label, is_path, other
 from .board import BLUE, cell_fine, point_fine  # noqa: F401  (the docstring examples use these)
-from .spec import DEFAULTS, Options, options_of  # noqa: F401
+from .options import Options, options_of  # noqa: F401
+from .spec import DEFAULTS  # noqa: F401
 
 Point = tuple[int, int]   # a fine point (board.py)
 

@@ -11,8 +11,9 @@ from ...core.rng import Rng
 from ...core.types import RawSubmission, State
 from .board import _ENERGY_CODES, GSWAP, SWAP, _legal_steps, _pregame_choices, steps_from
 from .content import _shape_variants, board_missions
+from .options import Options, options_of
 from .paths import walk_alone
-from .spec import ENERGY, LIST_LENGTH, Options, options_of
+from .spec import ENERGY, LIST_LENGTH
 
 Point = tuple[int, int]
 StepTable = dict[str, dict[Point, dict[str, Point]]]

@@ -11,8 +11,9 @@ from ...core.rng import Rng
 from ...core.types import State, Tables
 from .board import BLACK, BLUE, fine_label, other, parse_point
 from .content import _mission_copy, mission_window
+from .options import Options, options_of
 from .pregame import setup
-from .spec import DEFAULTS, ENERGY, Options, options_of  # noqa: F401  (DEFAULTS: the docstring example)
+from .spec import DEFAULTS, ENERGY  # noqa: F401  (DEFAULTS: the docstring example)
 
 POSITION_KEYS = ("round", "nodes", "border_colour", "fireflies", "missions_completed", "collisions", "missions")
 

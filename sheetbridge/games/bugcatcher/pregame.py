@@ -20,7 +20,8 @@ from .content import _read_missions_cached, refresh_missions
 from .facts import (IntakeProblem, LedgerReason, NodeMarker, NoSubmission, PriorityBid, PriorityClaim,
                     PriorityFallback, PriorityPass, StartingNode, board_fact, presented_facts)
 from .intake import default_submission
-from .spec import DEFAULTS, LIST_LENGTH, MISSIONS_TABLE, Options, cell_label, options_of, parse_blocked
+from .options import Options, cell_label, options_of, parse_blocked
+from .spec import DEFAULTS, LIST_LENGTH, MISSIONS_TABLE
 
 
 def setup(players: Sequence[str], options: Mapping[str, Any], tables: Tables, rng: Rng) -> State:

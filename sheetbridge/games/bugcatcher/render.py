@@ -17,8 +17,9 @@ from .drawing import LEGEND, LEGEND_BLOCKED, _grid_from_facts, board_picture, dr
 from .facts import (ActionStep, CollisionsCaused, Ending, EnergyUsed, FinalCount, FireflyBreakdown, FireflyTotal,
                     IntakeProblem, MissionAccepted, MissionCheck, MissionClosed, MissionCompleted, MissionPenalty,
                     MissionPresented, MissionReward, NextNodes, NoSubmission, PriorityBid, StartingNode, TieBreakStep)
+from .options import Options, options_of
 from .rules import final_facts
-from .spec import ENERGY, SPEC, Options, options_of
+from .spec import ENERGY, SPEC
 
 
 # ------------------------------------------------------------- standings (core/standings.py)

@@ -24,9 +24,10 @@ from .facts import (_ORDER_KEY, ActionStep, CollisionHit, CollisionRecord, Colli
                     MissionClosed, MissionCompleted, MissionCompleters, MissionPenalty, MissionReward, NextNodes,
                     NodePath, NoSubmission, TieBreakStep, _accepted, _node_marker, _not_found, _path_placed,
                     board_fact, presented_facts)
+from .options import Options, options_of
 from .paths import PathResult, Point, _point, run_paths
 from .pregame import resolve_pregame
-from .spec import ENERGY, Options, options_of
+from .spec import ENERGY
 
 
 def resolve(state: State, ri: RoundInput, rng: Rng) -> RoundResult:

@@ -98,7 +98,7 @@ class BugcatcherState(TypedDict):
     """A Bugcatcher game's state."""
     round: int                  # the round open for submissions (0: the pregame)
     finished: bool
-    options: dict[str, Any]     # the host's options as given (spec.options_of reads them)
+    options: dict[str, Any]     # the host's options as given (options.options_of reads them)
     players: list[str]
     nodes: dict[str, dict[str, list[int]]]      # player -> {"B": point, "C": point}
     border_colour: dict[str, str]               # player -> blue or black (central: the other)

@@ -56,8 +56,8 @@ A worked example (A7): a red square reached by red X = 3 and blue X = 1 turns bl
 Chapters, in reading order (each imports only those before it: the last round's resolution
 calls the end of the match, so ``ending`` comes before ``rules``):
 
-- ``spec.py``: the GameSpec (players, rounds, options with their rulings, tables) and ``Options``,
-  the host's options typed once.
+- ``spec.py``: the GameSpec (players, rounds, options with their rulings, tables): all ``sheetbridge games`` reads.
+- ``options.py``: ``Options``, the host's options typed once.
 - ``state.py``: the state as typed dictionaries, ``STATE_VERSION`` and ``upgrade``.
 - ``board.py``: squares, colours, the mirrors and rotations, grids, their checks and generation.
 - ``content.py``: teams, roles, the five variations; the Grids, Items and Assignments tables read

@@ -11,7 +11,8 @@ from typing import Callable, Sequence
 
 from ...core.parsing import clean
 from ...core.rng import Rng
-from .spec import TRANSFORM_NAMES, Options
+from .options import Options
+from .spec import TRANSFORM_NAMES
 
 COLS = "ABCDEFGH"
 SIZE = 8

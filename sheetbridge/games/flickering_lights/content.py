@@ -13,7 +13,8 @@ from ...core.parsing import clean, parse_int, split_list, table_key
 from ...core.types import Tables
 from .board import (BLUE, COLS, GRID_CELL, RED, SIZE, STANDARD_TRANSFORMS, TRANSFORM_TEXT, Grid,
                     allowed_transforms, apply_t, grid_problem, parse_square, symmetries)
-from .spec import ROUNDS, Options
+from .options import Options
+from .spec import ROUNDS
 from .state import Item
 
 class Team(enum.Enum):

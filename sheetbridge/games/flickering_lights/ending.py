@@ -9,7 +9,8 @@ from typing import Any, Callable, Mapping
 from ...core.decisions import DecisionKind, DecisionRequest
 from ...core.types import LedgerEntry, Outcome
 from .facts import EC_TIE, SHARED, WINNER_TIE, Ending, FinalTotal, LedgerReason
-from .spec import ROUNDS, options_of
+from .options import options_of
+from .spec import ROUNDS
 from .state import FlickeringState, PlayedRound
 
 def rounds_won(st: FlickeringState) -> dict[str, int]:

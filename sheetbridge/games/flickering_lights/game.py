@@ -27,11 +27,12 @@ from .facts import (AS_RESOLVED, EC_TIE, FOG_HIDDEN, PLAY, SHARED, WINNER_TIE, B
                     SpacesProblem, SpaceValue, TeamRole, TeamsRevealed, item_keys)
 from .intake import SECTIONS
 from .opening import fog_knowledge
+from .options import Options, options_of
 from .position import POSITION_KEYS, from_position
 from .render import (BOARD_TOP, BOARD_W, CELL, GAP, ITEM_TEXT, LABEL_W, LEGEND, ROLE_TEXT, board_block,
                      board_picture, square_box, tiles_block)
 from .rules import largest_group, other, recolor, score_round, three_in_a_rows
-from .spec import DEFAULT_OPTIONS, ROUNDS, SPEC, Options, options_of
+from .spec import DEFAULT_OPTIONS, ROUNDS, SPEC
 from .state import STATE_VERSION, FlickeringState, upgrade
 
 __all__ = [

@@ -14,7 +14,7 @@ from ...core.types import (Field, FieldKind, Form, Problem, ProblemKind, RawSubm
 from .board import (ALL_SQUARE_NAMES, ALL_SQUARES, BLUE, COLOR_NAME, GRAY, RED, Grid, Square,
                     allowed_colour_text, squares_of_colour, adjacent, parse_grid, parse_square, sq_name, square_of)
 from .content import Role, Team, Variation
-from .spec import options_of
+from .options import options_of
 from .state import FlickeringState
 
 SECTIONS = ("spaces", "block", "flip", "defend", "mediator")

@@ -17,7 +17,8 @@ from .board import (ALL_SQUARES, CENTER, COLOR_NAME, TRANSFORM_TEXT, Grid, Squar
 from .content import (TEAM_ROLES, Role, Team, Variation, items_symmetric, read_assignments, read_grids,
                       read_items, role_pool)
 from .facts import FogCentre, FogTiles, SeenTile
-from .spec import DEFAULT_OPTIONS, Options, options_of
+from .options import Options, options_of
+from .spec import DEFAULT_OPTIONS
 from .state import FlickeringState, Item, OpenRound, Seat
 
 

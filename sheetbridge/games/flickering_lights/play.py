@@ -8,7 +8,7 @@ from ...core.types import RawSubmission
 from .board import ALL_SQUARES, BLUE, CENTER, GRAY, RED, Square, adjacent, parse_grid, parse_square, sq_name
 from .content import Role, Variation
 from .intake import sections_of, team_and_role
-from .spec import options_of
+from .options import options_of
 from .state import FlickeringState
 
 

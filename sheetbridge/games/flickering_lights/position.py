@@ -13,8 +13,9 @@ from .board import BLUE, GRID_CELL, RED, SIZE, Grid, allowed_transforms, grid_pr
 from .content import TEAM_ROLES, Role, Team, Variation, assignment_problem, items_symmetric, read_items
 from .facts import BoardGrid, TeamRole
 from .opening import blank_state, open_round
+from .options import options_of
 from .rules import score_facts, score_round
-from .spec import DEFAULT_OPTIONS, ROUNDS, options_of  # noqa: F401 (DEFAULT_OPTIONS: the doctest)
+from .spec import DEFAULT_OPTIONS, ROUNDS  # noqa: F401 (DEFAULT_OPTIONS: the doctest)
 from .state import FlickeringState, Item, Seat
 
 POSITION_KEYS = ("round", "teams", "grids", "results", "points")

@@ -19,7 +19,8 @@ from .facts import (BoardGrid, BoardItem, ColourCounts, FinalTotal, FogCentre, F
                     SaboteurFlip, SideScore, SpacesApplied, SpacesProblem, SpaceValue, TeamRole, TeamsRevealed)
 from .intake import team_and_role
 from .opening import fog_knowledge
-from .spec import ROUNDS, SPEC, Options, options_of
+from .options import Options, options_of
+from .spec import ROUNDS, SPEC
 from .state import FlickeringState
 
 def round_scores(facts: Sequence[Any]) -> list[RoundScore]:

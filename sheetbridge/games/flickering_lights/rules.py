@@ -26,7 +26,8 @@ from .facts import (AS_RESOLVED, FOG_HIDDEN, BoardGrid, BoardItem, ColourCounts,
                     SpaceValue, TeamRole, TeamsRevealed, is_play, item_keys)
 from .intake import default_submission, sections_of
 from .opening import fog_knowledge, open_round
-from .spec import ROUNDS, Options, as_options, options_of
+from .options import Options, as_options, options_of
+from .spec import ROUNDS
 from .state import FlickeringState, Item, OpenRound, Seat
 
 # --------------------------------------------------------------------- the ruleset's arithmetic

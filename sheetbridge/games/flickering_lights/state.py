@@ -59,7 +59,7 @@ class FlickeringState(TypedDict):
     round: int
     finished: bool
     players: list[str]
-    options: dict[str, Any]     # as the host gave them, defaults filled in (typed once: spec.Options)
+    options: dict[str, Any]     # as the host gave them, defaults filled in (typed once: options.Options)
     totals: dict[str, int]
     history: list[PlayedRound]
     used_grids: list[list[str]]

@@ -44,8 +44,9 @@ pictures are drawn from them (render.py).
 
 Chapters, in reading order:
 
-- ``spec.py``: the GameSpec (id, players, host options with their rulings, the board table) and
-  ``Options``, the host's options read once into typed fields.
+- ``spec.py``: the GameSpec (id, players, host options with their rulings, the board table): all
+  ``sheetbridge games`` reads.
+- ``options.py``: ``Options``, the host's options read once into typed fields, and their enums.
 - ``state.py``: the state, typed key by key (``SkeldState``), its version and ``upgrade``.
 - ``content.py``: the rooms, Sequences, bonuses and numbers of the rules; the board (A1) read and
   checked; the crewmates' bonus helpers.

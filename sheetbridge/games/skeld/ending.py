@@ -10,7 +10,7 @@ from ...core.types import Award, Outcome, State
 from .content import (GT_EC, GT_RUNNER_UP, GT_WINNER, SEQUENCES, and_names, counted, pieces, sequence_value,
                       total_value)
 from .facts import Ending, MainMatchResult
-from .spec import EcMetric, Options, PlanterWasWinnerEc, options_of
+from .options import EcMetric, Options, PlanterWasWinnerEc, options_of
 
 _Key = Callable[[str], tuple]    # a player's normal-winner key, higher is better
 _Metric = Callable[[str], int]   # a player's EC metric, lower goes

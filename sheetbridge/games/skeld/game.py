@@ -26,12 +26,13 @@ from .facts import (EC_RULES, ActivationAttempt, ActivationContest, ActivatorsSe
                     MultiSequenceStanding, NoSubmission, ParasiteClaimed, ParasitePlant, RoomActivated, RoomBid,
                     RoomDisabled, RoomOccupants, RoundLimitReached, SequenceCompleted, SequenceStanding, ShipBoard,
                     SubmissionProblem, TotalStanding, WallPlaced, WiwaxiaDrain, XCommOpened)
+from .options import DEFAULT_OPTIONS, Options, options_of
 from .plans import plan_player
 from .position import POSITION_KEYS, from_position as opened_at
 from .render import (CELL_H, CELL_W, CREW_COLOUR, DARK_FILLS, FILL_LEGEND, GRID_X, GRID_Y, NEW_THIS_ROUND,
                      PLANT_WORDS, ROOM_FILL, WALL_COLOUR, cell_xy, room_fill, room_text_colour)
 from .rules import contention, contention_winner, plant_verdicts
-from .spec import DEFAULT_OPTIONS, DEFAULTS, SPEC, START_CELLS, Options, options_of
+from .spec import DEFAULTS, SPEC, START_CELLS
 from .state import STATE_VERSION, SkeldState, upgrade
 
 

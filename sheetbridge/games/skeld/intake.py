@@ -11,8 +11,9 @@ from ...core.types import (Field, FieldKind, Form, Problem, ProblemKind, RawSubm
                            Submission)
 from .content import (BANANA_ENERGY, BANANA_USE, DIRECTIONS, ROOMS, SEQUENCES, WALL_USES, WIWAXIA_USE, Board,
                       item_uses, room_kind, usable)
+from .options import CapScope, Options, options_of
 from .plans import caps_of, intent_from_plan, plan_player
-from .spec import START_CELLS, CapScope, Options, options_of
+from .spec import START_CELLS
 
 _ENERGY_WORDS = tuple(str(n) for n in range(0, 100))   # what an Energy cell may hold, for _several
 _SEPARATORS = re.compile(r"\s*(?:,|;|/|&|\+|\band\b|\s)\s*", re.IGNORECASE)

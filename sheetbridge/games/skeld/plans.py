@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 from ...core.types import State
 from .content import (BANANA_ENERGY, BANANA_USE, PARASITE_ROOM, SIDE_WORDS, VAULT, VAULT_MIN, WIWAXIA_USE, Board,
                       carries, edge, path_crosses_wall, room_kind, usable)
-from .spec import Options
+from .options import Options
 
 Prob = tuple  # (field, value, allowed, reason, default)
 

@@ -8,7 +8,8 @@ from ...core.rng import Rng
 from ...core.types import RawSubmission, State
 from .content import (BANANA_ENERGY, BANANA_USE, CAP_PRICE, DIRECTIONS, PARASITE_ROOM, SEQUENCES, VAULT, VAULT_MIN,
                       WIWAXIA_USE, Board, edge, path_crosses_wall, room_kind, usable)
-from .spec import START_CELLS, CapScope, Options, options_of
+from .options import CapScope, Options, options_of
+from .spec import START_CELLS
 
 
 def random_submission(state: State, player: str, rng: Rng) -> RawSubmission:

@@ -12,7 +12,7 @@ from ...core.parsing import clean, is_formula
 from ...core.types import State
 from .content import (BASE_CAP, BONUSES, COMPONENTS, DIRECTIONS, INCOME, MAX_CAP, PARASITE_ROOM, ROOMS, SEQUENCES,
                       START_ENERGY, VAULT, VAULT_MIN, Board, Bonus, edge)
-from .spec import CapScope, Options, options_of
+from .options import CapScope, Options, options_of
 
 POSITION_KEYS = ("round", "crew", "cap", "components", "walls", "disable_used", "disabled", "parasite_claimed",
                  "plants")

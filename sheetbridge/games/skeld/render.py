@@ -17,7 +17,8 @@ from .facts import (ActivationAttempt, ActivatorsSeen, BonusHeld, BonusNotUsed, 
                     EnergyCapRaise, EnergyLost, MainMatchStatus, NoSubmission, ParasitePlant, RoomActivated,
                     RoomOccupants, RoundLimitReached, SequenceCompleted, ShipBoard, SubmissionProblem, WallPlaced,
                     XCommOpened, held_items)
-from .spec import START_CELLS, options_of
+from .options import options_of
+from .spec import START_CELLS
 
 
 # Colours of the ship, shared by the board tab and the pictures. Every legend colour is clearly

@@ -21,8 +21,9 @@ from .facts import (ActivationAttempt, ActivationContest, ActivatorsSeen, BonusG
                     SequenceCompleted, SequenceStanding, ShipBoard, SubmissionProblem, TotalStanding, WallPlaced,
                     WiwaxiaDrain, XCommOpened, held_items)
 from .intake import default_submission, form
+from .options import CapScope, Options, options_of
 from .plans import caps_of, plan_player
-from .spec import DEFAULTS, START_CELLS, CapScope, Options, options_of
+from .spec import DEFAULTS, START_CELLS
 from .state import SkeldState, round_copy
 
 

@@ -57,7 +57,7 @@ class SkeldState(TypedDict):
     round: int
     finished: bool
     players: list[str]
-    options: dict[str, Any]          # as the host gave them; read typed with spec.options_of
+    options: dict[str, Any]          # as the host gave them; read typed with options.options_of
     board: list[list[str]]           # the 7x7 ship (A1)
     crew: dict[str, list[CrewState]]
     components: dict[str, list[str]]

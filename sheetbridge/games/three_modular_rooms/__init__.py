@@ -32,7 +32,8 @@ Worked examples from the ruleset:
 
 Chapters, in reading order (a later one may import an earlier one, never the reverse):
 
-- ``spec.py``: the GameSpec (id, players, host options with their rulings) and ``Options``, the options typed.
+- ``spec.py``: the GameSpec (id, players, host options with their rulings): all ``sheetbridge games`` reads.
+- ``options.py``: ``Options``, the options typed.
 - ``state.py``: the state's keys and types (``TmrState``), its version and ``upgrade``.
 - ``content.py``: the cards, the rooms and the prices (no host tables).
 - ``facts.py``: a round as typed facts, each with its audience; ledger reasons and endings.

@@ -11,7 +11,7 @@ from ...core.facts import HOST_ONLY, Fact
 from ...core.outcome_text import plural
 from ...core.types import Award, Outcome
 from .facts import NO_MAJORITY, Ending, WinnersVote
-from .spec import Options, options_of
+from .options import Options, options_of
 from .state import TmrState
 
 

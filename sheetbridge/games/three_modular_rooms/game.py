@@ -19,10 +19,11 @@ from .content import CARD_PRICE, CARDS, HIDE_PRICE, ROOMS, Room, card_text
 from .facts import (NO_MAJORITY, CardBoughtAnnounced, CardInRoom, CardPlayed, CardsSeen, Ending, GarnetsGained,
                     GarnetsLost, LedgerReason, NonSubmitters, OpalChallengeCompleted, PointsGained, Purchase,
                     PurchasesRefused, RoomCalculation, RoomScored, RoomsScoring, SubmissionProblem, WinnersVote)
+from .options import Options, options_of
 from .position import from_position
 from .render import ROOM_FILL
 from .rules import PlayedCard, RoomResult, calculate, resolve_rooms, room_scoring
-from .spec import DEFAULTS, SPEC, Options, options_of
+from .spec import DEFAULTS, SPEC
 from .state import STATE_VERSION, TmrState, upgrade
 
 __all__ = [

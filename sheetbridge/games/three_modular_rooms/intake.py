@@ -13,7 +13,7 @@ from ...core.rng import Rng
 from ...core.types import (Field, FieldKind, Form, Problem, ProblemKind, RawSubmission, Section,
                            Submission)
 from .content import CARD_PRICE, CARDS, HIDE_PRICE, ROOMS, card_text
-from .spec import options_of
+from .options import options_of
 from .state import TmrState
 
 RANDOM_CARD = "a random card from your hand; you cannot score this round"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.rng import Rng
 from ...core.types import RawSubmission
 from .content import CARDS, ROOMS
-from .spec import options_of
+from .options import options_of
 from .state import TmrState
 
 

@@ -7,8 +7,8 @@ from typing import Any, Mapping, Sequence
 
 from ...core.errors import PositionError
 from .content import CARDS
+from .options import options_of
 from .rules import setup
-from .spec import options_of
 from .state import TmrState
 
 

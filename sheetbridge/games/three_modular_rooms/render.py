@@ -13,7 +13,8 @@ from ...core.types import Block, Cell, Report
 from .content import ROOMS, Room
 from .facts import (CardBoughtAnnounced, CardPlayed, CardsSeen, GarnetsGained, GarnetsLost, NonSubmitters,
                     PointsGained, Purchase, PurchasesRefused, RoomScored, SubmissionProblem)
-from .spec import SPEC, options_of
+from .options import options_of
+from .spec import SPEC
 from .state import TmrState
 
 ROOM_FILL = {"Null": "D9D9D9", "Solitary": "BDD7EE", "Duel": "F8CBAD"}

@@ -18,7 +18,8 @@ from .content import CARD_PRICE, CARDS, HIDE_PRICE, ROOMS, Room
 from .facts import (CardBoughtAnnounced, CardInRoom, CardPlayed, CardsSeen, GarnetsGained, GarnetsLost,
                     LedgerReason, NonSubmitters, OpalChallengeCompleted, PointsGained, Purchase,
                     PurchasesRefused, RoomCalculation, RoomScored, RoomsScoring, SubmissionProblem)
-from .spec import DEFAULTS, Options, options_of
+from .options import Options, options_of
+from .spec import DEFAULTS
 from .state import TmrState
 
 # ------------------------------------------------------------- the room engine (R6-R29)

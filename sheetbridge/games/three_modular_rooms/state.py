@@ -14,7 +14,7 @@ class TmrState(TypedDict):
     """A Three Modular Rooms state (a plain JSON-able dict)."""
     round: int                            # the round open for submissions (1..rounds)
     finished: bool
-    options: dict[str, Any]               # the host's options as chosen (typed by spec.options_of)
+    options: dict[str, Any]               # the host's options as chosen (typed by options.options_of)
     players: list[str]                    # the roster, in seat order
     hands: dict[str, list[int]]           # each player's cards, in resolution order (R2, R6)
     points: dict[str, int]                # points so far (R30-R34)
