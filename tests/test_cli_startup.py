@@ -145,7 +145,8 @@ NOT_ON_THE_XLSX_PATH = ("gspread", "google", "google_auth_oauthlib", "googleapic
                         "pandas", "numpy", "matplotlib", "dask", "tqdm", "openpyxl", "tenacity",
                         "sheetbridge.sheets.google", "sheetbridge.simulate", "sheetbridge.host.announce",
                         "sheetbridge.host.export", "sheetbridge.host.season",
-                        "socket", "csv")   # (the lock's host name from platform; templates' CSV for new games)
+                        "socket", "csv",   # (the lock's host name from platform; templates' CSV for new games)
+                        "filelock", "asyncio")   # (the folder's lock is fcntl's on POSIX: sheets/folder_lock.py)
 
 
 def test_a_resolve_of_one_game_imports_that_game_only_and_no_library_off_its_path(tmp_path):

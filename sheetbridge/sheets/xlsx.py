@@ -31,10 +31,9 @@ from copy import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
-from filelock import FileLock, Timeout
-
 from ..core.errors import GameBusy, WorkbookError
 from . import xlsx_fast as fast
+from .folder_lock import FolderLock, LockHeld
 from .cell_reading import openpyxl_reading, put_back_dates, unescape
 from .model import CellData, Rect, TabData, normalise
 from .store import BOARD, MASTER, Book, BookInfo, Store
@@ -45,7 +44,7 @@ if TYPE_CHECKING:   # openpyxl (0.14 s with the numpy it imports) is imported wh
 LOCK_FILE = ".sheetbridge.lock"
 TMP_DIR = ".sheetbridge-tmp"
 HEARTBEAT_FILE = ".sheetbridge-watch.json"   # `watch`'s heartbeat: a file of its own, not the master
-_HELD: dict[tuple[Path, int], tuple[FileLock, int]] = {}   # (lock path, thread) -> (lock, depth)
+_HELD: dict[tuple[Path, int], tuple[FolderLock, int]] = {}   # (lock path, thread) -> (lock, depth)
 _TAKEN_AT: dict[tuple[Path, int], float] = {}   # (lock path, thread) -> when the lock was taken (time.time)
 LIST_COLUMN = fast.LIST_COLUMN   # first hidden column holding long dropdown lists (1-based)
 _FIXED_ZIP_TIME = fast.FIXED_ZIP_TIME
@@ -193,11 +192,10 @@ class XlsxStore(Store):
                 _HELD[mine] = (held[0], _HELD[mine][1] - 1)
             return
         path.parent.mkdir(parents=True, exist_ok=True)
-        flock = FileLock(str(path), timeout=0)
         info = path.with_name(LOCK_FILE + ".json")
         try:
-            flock.acquire()
-        except Timeout:
+            flock = FolderLock(str(path))
+        except LockHeld:
             raise GameBusy(_busy_message(info)) from None
         _HELD[mine] = (flock, 1)
         _TAKEN_AT[mine] = time.time()
