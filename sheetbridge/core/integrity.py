@@ -35,6 +35,7 @@ amount, a deleted opening row or an edited key went unnoticed (issue 17). Now:
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -309,6 +310,7 @@ class _Entry:
 _FIELDS = COLUMNS                    # game, round, player, change, reason, key, memo
 
 
+@functools.lru_cache(maxsize=8192, typed=True)   # (a ledger repeats its game, rounds, players and amounts)
 def _text(v: Any) -> str:
     """A cell as canonical text: stripped, and a whole number without ".0"."""
     s = "" if v is None else str(v).strip()
