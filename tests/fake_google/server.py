@@ -5,7 +5,7 @@ protected ranges; Drive permissions) and answers the endpoints gspread and the
 GoogleStore use, with Google-shaped JSON and errors:
 
 - Sheets: spreadsheets get, batchUpdate (sheets, cells, validation, sizes of rows and columns, merges,
-  protection, rows inserted and deleted: rows.py);
+  protection, rows inserted, deleted and moved: rows.py);
   values get, batchGet, update, batchUpdate,
   clear, batchClear.
 - Drive: files create, get, list (``q`` with ``appProperties has {...}``, ``trashed``,
