@@ -346,3 +346,27 @@ def test_the_fake_moves_rows_with_their_cells_and_heights():
         assert {c: v for (r, c), v in after.cells.items() if r == new} == \
             {c: v for (r, c), v in before.cells.items() if r == old}
     assert after.row_px == {4: before.row_px[2]} and after.rows == before.rows
+
+
+def test_a_batch_that_only_moves_rows_is_not_sent_twice(tmp_path):
+    """Rows re-ordered, nothing added (no row inserted or deleted): the batch moves rows all the
+    same, so when its answer is lost after Google made the change, it is not sent again as it is
+    (the rows would move twice): the tab is written whole."""
+    folders = {k: tmp_path / k for k in ("whole", "part")}
+    fakes = {k: FakeGoogle(seed=5) for k in folders}
+    play_standings(fakes, folders, range(1, 11), standings_like)
+    moved = lambda r: standings_like(r, edit={("P09", 1): 10})   # P09 climbs, the leader stays
+    sh = kept.shuffle(kept.cell_prints(standings_like(10)), kept.cell_prints(moved(10)))
+    assert sh is not None and sh.moves and not sh.inserts and not sh.deletes
+    handle, lost = fakes["part"].handle, []
+
+    def answer_lost(method, url, headers, body, timeout=None):
+        status, out_headers, payload = handle(method, url, headers, body, timeout)
+        if body and b"moveDimension" in body and not lost:
+            lost.append(url)
+            return 500, {}, json.dumps({"error": {"code": 500, "message": "Internal error encountered.",
+                                                  "status": "INTERNAL"}}).encode()
+        return status, out_headers, payload
+    fakes["part"].handle = answer_lost
+    play_standings(fakes, folders, range(10, 11), moved)
+    assert lost

@@ -187,7 +187,7 @@ def shift_requests(sheet_id: int, title: str, tab: TabData, grid: Mapping[str, i
 
 def shuffle_requests(sheet_id: int, title: str, tab: TabData, grid: Mapping[str, int], sh: Shuffle) -> list[dict]:
     """An existing tab made ready to be written around the cells it holds (kept.Shuffle): its merges
-    undone (all of them are merged again after the cells), the rows it no longer holds deleted, the
+    undone (all of them are merged again after the cells) and its rows unfrozen, the rows it no longer holds deleted, the
     others moved into their new order (``moveDimension``: a row takes its cells with it), rows
     inserted for the new ones, its grid set and every row's height as in :func:`replace_sheet_requests`."""
     whole = replace_sheet_requests(sheet_id, title, tab, grid)
@@ -196,6 +196,9 @@ def shuffle_requests(sheet_id: int, title: str, tab: TabData, grid: Mapping[str,
         return {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": a, "endIndex": b}
 
     return [whole[1],
+            # (rows unfrozen while they move: a move across the frozen rows' edge is never asked of Google)
+            {"updateSheetProperties": {"properties": {"sheetId": sheet_id, "gridProperties": {"frozenRowCount": 0}},
+                                       "fields": "gridProperties.frozenRowCount"}},
             *({"deleteDimension": {"range": rows(a, b)}} for a, b in sh.deletes),
             *({"moveDimension": {"source": rows(k, k + 1), "destinationIndex": d}} for k, d in sh.moves),
             *({"insertDimension": {"range": rows(a, b), "inheritFromBefore": False}} for a, b in sh.inserts),
