@@ -19,7 +19,7 @@ from .cells import (add_sheet_request, content_requests, grid_properties, protec
                     protection_signature, replace_sheet_requests, shift_requests, shuffle_requests, shuffled_cells)
 from .http import SheetbridgeHTTPClient
 from .kept import (Shuffle, cell_prints, crosses, fingerprinted, has_inputs, kept_block, row_prints, shuffle,
-                   values_print)
+                   shufflable, values_print)
 from .lock import LOCK_TAB, LockRides
 
 CACHE_FILE = ".sheetbridge-google-cache.json"   # beside sheetbridge.json in a game folder
@@ -272,15 +272,15 @@ class SheetIds(LockRides):
     def _shuffled(self, sid: str, title: str, tab: TabData, cells: list[list[str]]) -> Shuffle | None:
         """How tab ``title`` of ``sid`` is written around the cells it holds (kept.shuffle), if its
         fingerprint is trusted and has its cells; not with dropdowns or input cells (they are ranges
-        that a row's move would not carry as a whole write leaves them)."""
+        that a row's move would not carry as a whole write leaves them: kept.shufflable)."""
         with self._lock:
             old = self._book_prints(sid).get(title)
             seen = self._seen.get(sid, {}).get(title)
-        if old is None or seen is None or seen != old.get("values") or old.get("inputs") or has_inputs(tab):
+        if old is None or seen is None or seen != old.get("values") or old.get("inputs"):
             return None
         held = old.get("cells")
         if not isinstance(held, list) or len(held) != len(old.get("rows") or []) or not isinstance(old.get("grid"), int) \
-                or old["grid"] < len(held) or any(cell.choices for row in tab.rows for cell in row):
+                or old["grid"] < len(held):
             return None
         return shuffle(held, cells)
 
@@ -306,7 +306,7 @@ class SheetIds(LockRides):
             rows = row_prints(tab) if self.incremental and fingerprinted(tab) else None
             block = self._kept(sid, title, tab, rows) if moves and exists and rows is not None else None
             # A tab not written around a block of rows is fingerprinted by cell too (the Standings tab)
-            cells = cell_prints(tab) if rows is not None and block is None else None
+            cells = cell_prints(tab) if rows is not None and block is None and shufflable(tab) else None
             shuffled = self._shuffled(sid, title, tab, cells) if moves and exists and cells is not None else None
             if rows is not None:
                 pending.append(("rows", title, {"values": values_print(tab.values()), "rows": rows,

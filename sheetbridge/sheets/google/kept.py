@@ -79,6 +79,13 @@ def crosses(tab: TabData, first: int, end: int) -> bool:
 
 # ---- rows re-ordered and columns added: the cells a tab holds (the master's Standings tab: a column
 # per round and its rows in rank order, so every row changes every round and most of them move)
+def shufflable(tab: TabData) -> bool:
+    """Can a tab be written around the cells it holds (:func:`shuffle`)? Not with dropdowns or
+    input cells: they are set as ranges over the tab, which a row's move would not carry as a
+    whole write leaves them."""
+    return not any(cell.choices or cell.input for row in tab.rows for cell in row)
+
+
 def cell_prints(tab: TabData) -> list[list[str]]:
     """One fingerprint per cell, row by row (a cell under a merge, other than its first, marked so:
     a merge keeps only the first cell's value, so such a cell holds less than it was written with)."""
