@@ -1,5 +1,6 @@
-"""Rows inserted and deleted in the fake Google (``insertDimension``, ``deleteDimension``): every row
-below moves with its cells, its height, its merges and the protected ranges over it, as on Google
+"""Rows inserted, deleted and moved in the fake Google (``insertDimension``, ``deleteDimension``,
+``moveDimension``): every row below moves with its cells, its height, its merges and the protected
+ranges over it, as on Google
 (https://developers.google.com/sheets/api/reference/rest/v4/spreadsheets/request#insertdimensionrequest).
 Mixed into :class:`~tests.fake_google.server.FakeGoogle` (kept apart: the server is long enough)."""
 from __future__ import annotations
@@ -58,6 +59,32 @@ class RowMoves:
         s.row_px = {k: v for k, v in s.row_px.items() if not start <= k < start + n}
         self._shift_rows(s, start + n, -n)
         s.props["gridProperties"]["rowCount"] = s.rows - n
+
+    def _bu_moveDimension(self, f: File, args: dict, who: str) -> None:
+        """Rows ``source`` [startIndex, endIndex) moved before row ``destinationIndex`` (counted before
+        they are taken out): they take their cells (values, formats, validation) and heights with
+        them, the rows between shift to make room
+        (https://developers.google.com/sheets/api/reference/rest/v4/spreadsheets/request#movedimensionrequest).
+        Merges and protected ranges over the rows that move or shift are not modelled (501)."""
+        s, start, n = self._rows_range(f, args.get("source") or {}, who)
+        dest = args.get("destinationIndex", 0)
+        if not 0 <= dest <= s.rows:
+            raise _error(400, f"Invalid destinationIndex {dest}: the sheet has {s.rows} rows")
+        if start <= dest <= start + n:
+            raise _error(501, "the fake Google does not model moving rows onto themselves")
+        lo, hi = min(start, dest), max(start + n, dest)
+        self._guard(self.files[f.id], s, lo, hi, 0, s.cols, who)
+        grids = list(s.merges) + [g for pr in s.protected
+                                  for g in [pr.get("range") or {}, *pr.get("unprotectedRanges", [])]
+                                  if "startRowIndex" in g]
+        if any(g.get("startRowIndex", 0) < hi and lo < g.get("endRowIndex", s.rows) for g in grids):
+            raise _error(501, "the fake Google does not model moving rows under a merge or a protected range")
+        order = list(range(s.rows))
+        block, rest = order[start:start + n], order[:start] + order[start + n:]
+        at = dest if dest < start else dest - n
+        where = {old: new for new, old in enumerate(rest[:at] + block + rest[at:])}
+        s.cells = {(where[r], c): v for (r, c), v in s.cells.items()}
+        s.row_px = {where[r]: v for r, v in s.row_px.items()}
 
     def _rows_range(self, f: File, rng: dict, who: str, insert: bool = False) -> tuple[Sheet, int, int]:
         s = self._sheet_of(f, rng.get("sheetId", 0))

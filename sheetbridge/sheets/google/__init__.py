@@ -3,7 +3,8 @@
 - ``urls.py``: API roots, scopes, a tab's A1 name, which quota a request counts against;
 - ``errors.py``: the one line a failure tells the host, which failures are worth a retry;
 - ``cells.py``: cells and tabs as Sheets request bodies (values, formats, dropdowns, protection);
-- ``kept.py``: the rows a tab holds, as fingerprints: a write sends only the rows that changed;
+- ``kept.py``: the rows a tab holds, as fingerprints: a write sends only the rows that changed
+  (or, for a tab whose rows are re-ordered and grow a column, such as Standings, the cells);
 - ``pacing.py``: the per-minute quota pacing shared by threads and commands (:class:`Pacer`);
 - ``http.py``: the HTTP client: timeouts, pacing, bounded retries (:class:`SheetbridgeHTTPClient`);
 - ``lock.py``: the game lock in the master's hidden Lock tab (:class:`GameLock`);
@@ -15,7 +16,7 @@
 - ``store.py``: :class:`GoogleStore` and how a game folder's config opens one;
 - ``pictures.py``: each player's private picture, a Drive file shared with them alone.
 
-Imports go one way, from the leaves (urls, errors, cells, kept, pacing) up: http <- lock, auth, ids
+Imports go one way, from the leaves (urls, errors, kept <- cells, pacing) up: http <- lock, auth, ids
 <- drive <- store (with book); script.py and pictures.py are handed a store (named for types only).
 
 Cost per round (see docs/google.md): a book is read with ONE ``values:batchGet``
@@ -39,7 +40,7 @@ orchestrator publishes player files together; ``publish_workers``).
 gspread's ``BackOffHTTPClient`` is not used: in gspread 6.2.1 it retries without end.
 A failure that persists raises :class:`BackendError` with one line; every write
 leaves whole tabs as they should be (the rows a tab already holds, checked by what this command
-read of it, are moved into place rather than sent again: kept.py), so running the command again
+read of it, are moved into place rather than sent again, with only the cells that changed: kept.py), so running the command again
 completes the round. No network at
 all raises :class:`GoogleUnreachable` ("cannot reach Google (no network?): ...").
 

@@ -147,7 +147,7 @@ class GoogleBook(Book):
         (kept.py); moving rows is not idempotent, so that batch is sent once: if it fails on the way
         (it may have landed all the same), the tabs are written whole, as often as need be."""
         body, pending = self.store._write_requests(self.location, tabs, moves=moves)
-        if any("insertDimension" in r or "deleteDimension" in r for r in body):
+        if any("insertDimension" in r or "deleteDimension" in r or "moveDimension" in r for r in body):
             try:
                 reply = self.store.http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.location,
                                                 json={"requests": body}, retry=False).json()

@@ -7,6 +7,7 @@ import re
 from typing import Any, Iterable, Mapping
 
 from ..model import GOOGLE_CELL_LIMIT, CellData, TabData, cell_string
+from .kept import Shuffle
 
 DEFAULT_COL_PIXELS = 100
 DEFAULT_ROW_PIXELS = 21        # Google's default row height
@@ -184,12 +185,48 @@ def shift_requests(sheet_id: int, title: str, tab: TabData, grid: Mapping[str, i
     return reqs
 
 
+def shuffle_requests(sheet_id: int, title: str, tab: TabData, grid: Mapping[str, int], sh: Shuffle) -> list[dict]:
+    """An existing tab made ready to be written around the cells it holds (kept.Shuffle): its merges
+    undone (all of them are merged again after the cells) and its rows unfrozen, the rows it no longer holds deleted, the
+    others moved into their new order (``moveDimension``: a row takes its cells with it), rows
+    inserted for the new ones, its grid set and every row's height as in :func:`replace_sheet_requests`."""
+    whole = replace_sheet_requests(sheet_id, title, tab, grid)
+
+    def rows(a: int, b: int) -> dict:
+        return {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": a, "endIndex": b}
+
+    return [whole[1],
+            # (rows unfrozen while they move: a move across the frozen rows' edge is never asked of Google)
+            {"updateSheetProperties": {"properties": {"sheetId": sheet_id, "gridProperties": {"frozenRowCount": 0}},
+                                       "fields": "gridProperties.frozenRowCount"}},
+            *({"deleteDimension": {"range": rows(a, b)}} for a, b in sh.deletes),
+            *({"moveDimension": {"source": rows(k, k + 1), "destinationIndex": d}} for k, d in sh.moves),
+            *({"insertDimension": {"range": rows(a, b), "inheritFromBefore": False}} for a, b in sh.inserts),
+            whole[0], whole[2]]
+
+
+def shuffled_cells(sheet_id: int, tab: TabData, grid: Mapping[str, int], sh: Shuffle) -> list[tuple[dict, list]]:
+    """The cells :func:`content_requests` sends after :func:`shuffle_requests`: the columns that
+    changed over the rows held, the inserted rows whole, and the rows below the tab cleared."""
+    parts: list[tuple[dict, list]] = []
+    for c0, c1 in sh.bands:
+        rng = {"sheetId": sheet_id, "startRowIndex": sh.first, "endRowIndex": sh.last, "startColumnIndex": c0}
+        if c1 is not None:
+            rng["endColumnIndex"] = c1
+        parts.append((rng, [row[c0:c1] for row in tab.rows[sh.first:sh.last]]))
+    for a, b in sh.inserts:
+        parts.append(({"sheetId": sheet_id, "startRowIndex": a, "endRowIndex": b}, tab.rows[a:b]))
+    if len(tab.rows) < grid["rowCount"]:
+        parts.append(({"sheetId": sheet_id, "startRowIndex": len(tab.rows)}, []))
+    return parts
+
+
 def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int], exists: bool = False,
-                     kept: tuple[int, int] | None = None) -> list[dict]:
+                     kept: tuple[int, int] | None = None, cells: list[tuple[dict, list]] | None = None) -> list[dict]:
     """Column widths, every cell (values, formats, dropdowns), merges and row heights. In a tab that
     `exists`, the rows ``tab.kept_rows`` says it holds already are not sent again; with ``kept``
     (rows [a, b) already in place, made so by :func:`shift_requests`), neither are their merges,
-    heights and dropdowns."""
+    heights and dropdowns; ``cells``: the ranges and rows to send instead (:func:`shuffled_cells`)."""
     reqs: list[dict] = []
     reqs.append({"updateDimensionProperties": {
         "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": 0,
@@ -201,7 +238,9 @@ def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int], exist
                       "endIndex": int(col) + 1},
             "properties": {"pixelSize": int(round(float(width) * 7 + 5))}, "fields": "pixelSize"}})
     a, b = kept or tab.kept_rows
-    if exists and 0 <= a < b <= len(tab.rows):
+    if cells is not None:
+        parts = cells
+    elif exists and 0 <= a < b <= len(tab.rows):
         # the rows above the kept ones, then those below to the grid's end (rows below the last are cleared)
         parts = ([({"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": a}, tab.rows[:a])] if a else [])
         if b < grid["rowCount"]:
@@ -209,10 +248,10 @@ def content_requests(sheet_id: int, tab: TabData, grid: Mapping[str, int], exist
     else:
         parts = [({"sheetId": sheet_id}, tab.rows)]
     for rng, rows in parts:
-        reqs.append({"updateCells": {
-            "range": rng,
-            "rows": [{"values": [cell_json(c) for c in row]} for row in rows],
-            "fields": WRITE_FIELDS}})
+        update: dict[str, Any] = {"range": rng, "fields": WRITE_FIELDS}
+        if rows:
+            update["rows"] = [{"values": [cell_json(c) for c in row]} for row in rows]
+        reqs.append({"updateCells": update})
 
     def outside(row: int) -> bool:
         return kept is None or not a <= row < b

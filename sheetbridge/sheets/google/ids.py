@@ -16,9 +16,10 @@ from ...core.errors import WorkbookError
 from ..model import TabData
 from ..store import MASTER
 from .cells import (add_sheet_request, content_requests, grid_properties, protection_requests,
-                    protection_signature, replace_sheet_requests, shift_requests)
+                    protection_signature, replace_sheet_requests, shift_requests, shuffle_requests, shuffled_cells)
 from .http import SheetbridgeHTTPClient
-from .kept import MIN_KEPT, crosses, has_inputs, kept_block, row_prints, values_print
+from .kept import (Shuffle, cell_prints, crosses, fingerprinted, has_inputs, kept_block, row_prints, shuffle,
+                   shufflable, values_print)
 from .lock import LOCK_TAB, LockRides
 
 CACHE_FILE = ".sheetbridge-google-cache.json"   # beside sheetbridge.json in a game folder
@@ -268,6 +269,21 @@ class SheetIds(LockRides):
             return None
         return (*block, old["grid"])
 
+    def _shuffled(self, sid: str, title: str, tab: TabData, cells: list[list[str]]) -> Shuffle | None:
+        """How tab ``title`` of ``sid`` is written around the cells it holds (kept.shuffle), if its
+        fingerprint is trusted and has its cells; not with dropdowns or input cells (they are ranges
+        that a row's move would not carry as a whole write leaves them: kept.shufflable)."""
+        with self._lock:
+            old = self._book_prints(sid).get(title)
+            seen = self._seen.get(sid, {}).get(title)
+        if old is None or seen is None or seen != old.get("values") or old.get("inputs"):
+            return None
+        held = old.get("cells")
+        if not isinstance(held, list) or len(held) != len(old.get("rows") or []) or not isinstance(old.get("grid"), int) \
+                or old["grid"] < len(held):
+            return None
+        return shuffle(held, cells)
+
     # ---- building a write
     def _write_requests(self, sid: str, tabs: Mapping[str, TabData], reserved: Iterable[int] = (),
                         moves: bool = False) -> tuple[list[dict], list]:
@@ -287,16 +303,24 @@ class SheetIds(LockRides):
         for title, tab in tabs.items():
             grid = grid_properties(tab)
             exists = title in sheets
-            rows = row_prints(tab) if self.incremental and len(tab.rows) >= 2 * MIN_KEPT else None
+            rows = row_prints(tab) if self.incremental and fingerprinted(tab) else None
             block = self._kept(sid, title, tab, rows) if moves and exists and rows is not None else None
+            # A tab not written around a block of rows is fingerprinted by cell too (the Standings tab)
+            cells = cell_prints(tab) if rows is not None and block is None and shufflable(tab) else None
+            shuffled = self._shuffled(sid, title, tab, cells) if moves and exists and cells is not None else None
             if rows is not None:
                 pending.append(("rows", title, {"values": values_print(tab.values()), "rows": rows,
-                                                "inputs": has_inputs(tab), "grid": grid["rowCount"]}))
-            kept = None
+                                                "inputs": has_inputs(tab), "grid": grid["rowCount"],
+                                                **({"cells": cells} if cells is not None else {})}))
+            kept, parts = None, None
             if block is not None:
                 sheet_id = sheets[title]
                 reqs += shift_requests(sheet_id, title, tab, grid, *block[:3], block[3])
                 kept = (block[1], block[1] + block[2])
+            elif shuffled is not None:
+                sheet_id = sheets[title]
+                reqs += shuffle_requests(sheet_id, title, tab, grid, shuffled)
+                parts = shuffled_cells(sheet_id, tab, grid, shuffled)
             elif exists:
                 sheet_id = sheets[title]
                 reqs += replace_sheet_requests(sheet_id, title, tab, grid)
@@ -309,7 +333,7 @@ class SheetIds(LockRides):
                 sheets[title] = sheet_id
                 pending.append(("sheet", title, sheet_id))
                 reqs.append(add_sheet_request(sheet_id, title, tab, grid))
-            reqs += content_requests(sheet_id, tab, grid, exists, kept)
+            reqs += content_requests(sheet_id, tab, grid, exists, kept, parts)
             more, todo = protection_requests(sheet_id, title, tab, entry["protected"].get(title),
                                              self.host_email, at=len(reqs))
             reqs += more
