@@ -725,7 +725,8 @@ def _t(text: str) -> str:
     control characters become "_xHHHH_", and leading or trailing spaces are kept."""
     if "_x" in text:
         text = _ESCAPE_LIKE.sub("_x005F_", text)
-    if _CONTROL.search(text):
+    if not text.isprintable() and _CONTROL.search(text):   # (a printable text has none: the record's
+        # long entries are looked at in C, not by the regular expression)
         text = _CONTROL.sub(lambda m: f"_x{ord(m.group()):04X}_", text)
     if "&" in text or "<" in text or ">" in text:
         text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
