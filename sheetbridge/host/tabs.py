@@ -182,9 +182,8 @@ def ledger_tab(m: Match) -> TabData:
     tab.col_widths[LEDGER_TOTALS_COLUMN - 1] = 3.0   # I: a narrow gap
     # Only the rows the totals were added to can change height (the table's columns keep their widths):
     # the ledger's other rows, one per booking of the whole game, are not measured again.
-    top = L.row_heights(tab.rows[:len(totals)], tab.col_widths, tab.merges)
-    tab.row_heights = {**top, **{r: h for r, h in tab.row_heights.items() if r >= len(totals)}}
-    tab.row_heights = dict(sorted(tab.row_heights.items()))
+    below = {r: h for r, h in tab.row_heights.items() if r >= len(totals)}
+    tab.row_heights = {**L.row_heights(tab.rows[:len(totals)], tab.col_widths, tab.merges), **below}
     return tab
 
 
