@@ -74,6 +74,24 @@ def one_round(fake: FakeGoogle, folder: Path, rng: Rng, incremental: bool = True
     return True
 
 
+def twins(tmp_path: Path) -> tuple[dict[str, Path], dict[str, FakeGoogle]]:
+    """The same writes twice: "whole" writes every tab whole, "part" around what it holds."""
+    folders = {k: tmp_path / k for k in ("whole", "part")}
+    return folders, {k: FakeGoogle(seed=5) for k in folders}
+
+
+def twin_games(tmp_path: Path, rounds: int, count: int | None = None
+               ) -> tuple[dict[str, Path], dict[str, FakeGoogle], dict[str, Rng]]:
+    """A Three Modular Rooms game made in both :func:`twins` and played `rounds` rounds in each."""
+    folders, fakes = twins(tmp_path)
+    rngs = {k: Rng.from_seed(3, "players") for k in folders}
+    for k in folders:
+        start(fakes[k], "three-modular-rooms", folders[k], incremental=k == "part", count=count)
+        for _ in range(rounds):
+            one_round(fakes[k], folders[k], rngs[k], incremental=k == "part")
+    return folders, fakes, rngs
+
+
 def roles(fake: FakeGoogle, folder: Path) -> dict[str, str]:
     ld = load(reopen(fake, folder))
     return {MASTER: ld.master.location, BOARD: ld.board_location,
@@ -133,11 +151,7 @@ def test_written_around_kept_rows_the_books_end_as_written_whole(game_id, rounds
 def test_a_games_standings_tab_is_written_around_its_cells_and_ends_as_written_whole(tmp_path):
     """14 players: the master's Standings tab (17 rows, a column per round, rows in rank order) is
     written around the cells it holds, through `resolve`, and every book ends as written whole."""
-    game_id, folders = "three-modular-rooms", {k: tmp_path / k for k in ("whole", "part")}
-    fakes = {k: FakeGoogle(seed=5) for k in folders}
-    rngs = {k: Rng.from_seed(3, "players") for k in folders}
-    for k in folders:
-        start(fakes[k], game_id, folders[k], incremental=k == "part", count=14)
+    folders, fakes, rngs = twin_games(tmp_path, 0, count=14)
     sent = sent_requests(fakes["part"])
     for _ in range(5):
         for k in folders:
@@ -156,13 +170,7 @@ def test_a_games_standings_tab_is_written_around_its_cells_and_ends_as_written_w
 def test_an_undo_removes_the_rounds_rows_and_ends_as_written_whole(tmp_path):
     """Undo takes a round's block off the top of every board and Results tab: the rows below move up."""
     from sheetbridge.host.undo import undo
-    game_id, folders = "three-modular-rooms", {k: tmp_path / k for k in ("whole", "part")}
-    fakes = {k: FakeGoogle(seed=5) for k in folders}
-    rngs = {k: Rng.from_seed(3, "players") for k in folders}
-    for k in folders:
-        start(fakes[k], game_id, folders[k], incremental=k == "part")
-        for _ in range(4):
-            one_round(fakes[k], folders[k], rngs[k], incremental=k == "part")
+    folders, fakes, rngs = twin_games(tmp_path, 4)
     sent = sent_requests(fakes["part"])
     for k in folders:
         assert undo(reopen(fakes[k], folders[k], k == "part")).action == "undone"
@@ -174,13 +182,7 @@ def test_an_undo_removes_the_rounds_rows_and_ends_as_written_whole(tmp_path):
 
 
 def test_a_hand_edit_or_a_lost_fingerprint_file_means_a_whole_write(tmp_path):
-    game_id, folders = "three-modular-rooms", {k: tmp_path / k for k in ("whole", "part")}
-    fakes = {k: FakeGoogle(seed=5) for k in folders}
-    rngs = {k: Rng.from_seed(3, "players") for k in folders}
-    for k in folders:
-        start(fakes[k], game_id, folders[k], incremental=k == "part")
-        for _ in range(3):
-            one_round(fakes[k], folders[k], rngs[k], incremental=k == "part")
+    folders, fakes, rngs = twin_games(tmp_path, 3)
     # The host types into a player's Results tab and the master's Board (in both games alike);
     # the fingerprints of another player's book are lost (another computer, a copied folder).
     for k in folders:
@@ -312,8 +314,7 @@ def play_standings(fakes: dict, folders: dict, rounds: range, tab_for, typed: di
 def test_rows_reordered_and_a_column_added_are_moved_and_only_the_changed_columns_sent(tmp_path):
     """The rows move into rank order (moveDimension) and only the rank, the new round's column and
     the columns after it are sent: the tab ends as written whole, round after round."""
-    folders = {k: tmp_path / k for k in ("whole", "part")}
-    fakes = {k: FakeGoogle(seed=5) for k in folders}
+    folders, fakes = twins(tmp_path)
     play_standings(fakes, folders, range(1, 6), standings_like)
     sent = {k: sent_requests(fakes[k]) for k in fakes}
     play_standings(fakes, folders, range(6, 13), standings_like)
@@ -329,8 +330,7 @@ def test_a_changed_old_column_is_sent_and_a_hand_edit_means_a_whole_write(tmp_pa
     """A kept row is not a prefix to trust blindly: a score of an old round corrected (the cell
     differs though the rows' keys match) is sent, and a cell the host typed into the middle of a
     row (the values read are not those written) makes the tab written whole."""
-    folders = {k: tmp_path / k for k in ("whole", "part")}
-    fakes = {k: FakeGoogle(seed=5) for k in folders}
+    folders, fakes = twins(tmp_path)
     play_standings(fakes, folders, range(1, 10), standings_like)
     fix = {("P05", 3): 10, ("P09", 1): 0}   # (rows that keep their key cell: the leader's is filled)
     sh = kept.shuffle(kept.cell_prints(standings_like(9)), kept.cell_prints(standings_like(10, edit=fix)))
@@ -346,8 +346,7 @@ def test_a_changed_old_column_is_sent_and_a_hand_edit_means_a_whole_write(tmp_pa
 
 
 def test_rows_reordered_with_writes_cut_off_end_as_written_whole(tmp_path):
-    folders = {k: tmp_path / k for k in ("whole", "part")}
-    fakes = {k: FakeGoogle(seed=5) for k in folders}
+    folders, fakes = twins(tmp_path)
     fakes["part"].inject(0.33, statuses=(500,), seed=13, retry_after=1, after=0.5)
     sent = sent_requests(fakes["part"])
     play_standings(fakes, folders, range(1, 12), standings_like)
@@ -375,8 +374,7 @@ def test_a_batch_that_only_moves_rows_is_not_sent_twice(tmp_path):
     """Rows re-ordered, nothing added (no row inserted or deleted): the batch moves rows all the
     same, so when its answer is lost after Google made the change, it is not sent again as it is
     (the rows would move twice): the tab is written whole."""
-    folders = {k: tmp_path / k for k in ("whole", "part")}
-    fakes = {k: FakeGoogle(seed=5) for k in folders}
+    folders, fakes = twins(tmp_path)
     play_standings(fakes, folders, range(1, 11), standings_like)
     moved = lambda r: standings_like(r, edit={("P09", 1): 10})   # P09 climbs, the leader stays
     sh = kept.shuffle(kept.cell_prints(standings_like(10)), kept.cell_prints(moved(10)))
