@@ -28,8 +28,10 @@ def show_record(rec, match) -> None:
 @click.option("--quiet", is_flag=True, help="Print only the summary line.")
 def command(folder, dry_run, round_no, allow_empty, quiet) -> None:
     """Resolve the open round: public board, private Results tabs, round log and ledger."""
-    from ..host.resolve import resolve
-    res = resolve(open_store(folder), dry_run=dry_run, round_no=round_no, allow_empty=allow_empty)
+    from ..host.collector import collector_paused
+    with collector_paused():   # (from the imports on: host/collector.py says why)
+        from ..host.resolve import resolve
+        res = resolve(open_store(folder), dry_run=dry_run, round_no=round_no, allow_empty=allow_empty)
     for w in res.warnings:
         click.echo(f"warning: {w}")
     if res.record is not None and res.action in ("dry-run", "resolved") and not quiet:

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from ..core.errors import UsageError
 from ..sheets.store import Store, player_key
 from .books import BookState, broken_error, read_books
+from .collector import collector_paused
 from .decide import apply_typed_decisions
 from .late_lock import late_entries, remember_lock, typed_entries
 from .private_pictures import prepare_picture_files
@@ -14,6 +15,7 @@ from .session import Loaded, Progress, ResolveResult, is_locked, load_for
 from .transaction import commit, plan, unpublished_message, write_all
 
 
+@collector_paused()   # (a resolve makes many short-lived objects and almost no cycles: host/collector.py)
 def resolve(store: Store, *, dry_run: bool = False, round_no: int | None = None, allow_empty: bool = False,
             progress: Progress | None = None, request_id: str | None = None) -> ResolveResult:
     """Resolve the open round and publish it, or finish publishing one that was cut off.
