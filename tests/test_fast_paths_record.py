@@ -140,3 +140,68 @@ def test_a_cell_is_made_as_the_dataclass_makes_it(args: list, kwargs: dict) -> N
         made.value = "changed"   # type: ignore[misc]
     with pytest.raises(TypeError):
         CellData(*args, nonsense=1, **kwargs)
+
+
+# ------------------------------------------------------------ fourth stop (issue 31): the same, quicker
+
+PLAIN_ALPHABET = st.sampled_from(["a", " ", "_", "x", "\x7f", "\x00", "\t", "\n", "\r", "é", "\u2028", "\ud800",
+                                  "\ufffe", "\U0001f600", "\xa0"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=PLAIN_ALPHABET, max_size=200), st.integers(min_value=0, max_value=3))
+def test_is_plain_answers_as_isprintable(text: str, pad: int) -> None:
+    from sheetbridge.sheets.model import is_plain, stored_text
+    text = "y" * (pad * 30) + text   # (long and short texts: the quick way starts past 64 characters)
+    assert is_plain(text) == text.isprintable()
+    plain = text.replace("\r\n", "\n").replace("\r", "\n")
+    assert stored_text(text) == "".join("\ufffd" if ch in "\ufffe\uffff" or "\ud800" <= ch <= "\udfff"
+                                         or (ch < " " and ch not in "\t\n") else ch for ch in plain)
+
+
+def _plain_content_widths(rows, minimum=4.0, maximum=40.0):
+    """content_widths as it was before its values were measured once each (the oracle)."""
+    need: dict[int, float] = {}
+    for row in rows:
+        for c, cell in enumerate(row):
+            if cell.value is None:
+                continue
+            text = layout.text_of(cell.value)
+            w = max(layout.fit_width(line, cell.bold, cell.size) for line in text.split("\n"))
+            need[c] = max(need.get(c, 0.0), w)
+    return {c: round(min(max(w, minimum), maximum), 1) for c, w in need.items()}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.builds(CellData, st.one_of(st.none(), st.sampled_from([1, 1.0, True, "1", "TRUE", "1.0"]),
+                                                       st.text(max_size=30)),
+                                   bold=st.booleans(), size=st.sampled_from([None, 11.0, 22.0])), max_size=5),
+                max_size=8))
+def test_content_widths_measure_each_repeated_value_as_the_plain_code_did(rows) -> None:
+    assert layout.content_widths(rows, minimum=4.0, maximum=40.0) == _plain_content_widths(rows)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.builds(CellData, st.one_of(st.none(), st.text(max_size=8), st.integers(-5, 5)),
+                                   fill=st.sampled_from([None, "FF0000"]), bold=st.booleans()),
+                         min_size=1, max_size=4), min_size=1, max_size=6), st.data())
+def test_a_tab_sharing_cell_objects_is_drawn_as_one_with_a_copy_of_each(rows, data) -> None:
+    """The writer draws a cell object once and reuses its XML: the same bytes as every cell its own object."""
+    from sheetbridge.sheets import xlsx_fast
+    from sheetbridge.sheets.model import TabData
+    shared = [[row[data.draw(st.integers(0, len(row) - 1))] for _ in row] for row in rows]   # repeats objects
+    copied = [[dataclasses.replace(cell) for cell in row] for row in shared]
+    a, b = xlsx_fast._draw(TabData(rows=shared)), xlsx_fast._draw(TabData(rows=copied))
+    assert (a.cells, a.looks, a.dimension) == (b.cells, b.looks, b.dimension)
+    assert xlsx_fast.book_bytes({"T": TabData(rows=shared)}) == xlsx_fast.book_bytes({"T": TabData(rows=copied)})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Ann", "Bo", "Cy", "Dee"]), st.integers(-9, 9)), max_size=30))
+def test_balances_and_row_counts_in_one_pass_are_the_sums_per_player(rows) -> None:
+    from sheetbridge.core.ledger import Ledger, LedgerRow
+    led = Ledger("g", [LedgerRow("g", 1, p, change, "r", f"k{i}", "") for i, (p, change) in enumerate(rows)])
+    players = ["Cy", "Ann", "Bo"]
+    assert list(led.balances(players)) == players
+    assert led.balances(players) == {p: sum(c for q, c in rows if q == p) for p in players}
+    assert led.row_counts(players) == {p: sum(1 for q, _ in rows if q == p) for p in players}

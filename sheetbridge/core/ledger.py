@@ -61,7 +61,21 @@ class Ledger:
         return sum(r.change for r in self.rows if r.player == player)
 
     def balances(self, players: Sequence[str]) -> dict[str, int]:
-        return {p: self.balance(p) for p in players}
+        """Each player's balance, in the order given: one pass over the rows (a whole game's rows,
+        asked for every player of a resolve)."""
+        totals = dict.fromkeys(players, 0)
+        for r in self.rows:
+            if r.player in totals:
+                totals[r.player] += r.change
+        return totals
+
+    def row_counts(self, players: Sequence[str]) -> dict[str, int]:
+        """How many rows each player has, in the order given (one pass)."""
+        counts = dict.fromkeys(players, 0)
+        for r in self.rows:
+            if r.player in counts:
+                counts[r.player] += 1
+        return counts
 
     def check_spend(self, player: str, amount: int) -> None:
         have = self.balance(player)
@@ -69,8 +83,7 @@ class Ledger:
             raise LedgerError(f"{player} cannot spend {amount} garnet(s): the ledger shows {have}")
 
     def check_no_negative(self, players: Sequence[str]) -> None:
-        for p in players:
-            b = self.balance(p)
+        for p, b in self.balances(players).items():
             if b < 0:
                 raise LedgerError(f"{p}'s garnet balance adds up to {b}; the ledger never goes negative. "
                                   "Check the rows you added by hand for a mistyped amount")

@@ -162,9 +162,10 @@ def ledger_tab(m: Match) -> TabData:
     each row to the one above (core/integrity.py); from J, totals per player at the last write."""
     tab = L.table_tab(ledger_rows(m), max_widths={4: 44.0, 6: 40.0})
     totals = [["player", "garnets now", "ledger rows"]]
+    balances, counts = m.ledger.balances(m.players), m.ledger.row_counts(m.players)
     for p in m.players:
-        totals.append([p, m.ledger.balance(p), sum(1 for r in m.ledger.rows if r.player == p)])
-    totals.append(["all players", sum(m.ledger.balance(p) for p in m.players), len(m.ledger.rows)])
+        totals.append([p, balances[p], counts[p]])
+    totals.append(["all players", sum(balances.values()), len(m.ledger.rows)])
     widths = L.content_widths([L.header_cells(totals[0])] + [[CellData(v) for v in row] for row in totals[1:]])
     out = [list(r) for r in tab.rows]
     for i, row in enumerate(totals):

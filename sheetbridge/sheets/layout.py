@@ -162,6 +162,9 @@ class _Tab:
     widths: dict[int, float]
     rows: list[list[CellData]] = dataclasses.field(default_factory=list)
     merges: list[Merge] = dataclasses.field(default_factory=list)
+    # fill -> the one (frozen) cell every band of that fill carries right of its text: a tab of many
+    # bands has a few objects, which the writer draws once each (sheets/xlsx_fast._draw)
+    _band_fills: dict[str | None, CellData] = dataclasses.field(default_factory=dict)
 
     def add(self, cells: Sequence[CellData] = ()) -> int:
         self.rows.append(list(cells))
@@ -170,7 +173,10 @@ class _Tab:
     def band(self, cell: CellData, span: int) -> int:
         """One cell shown across the first `span` columns (the rest of the band carries its fill,
         so it looks the same in every program)."""
-        r = self.add([cell] + [CellData(fill=cell.fill)] * (span - 1))   # (one frozen cell, shared)
+        rest = self._band_fills.get(cell.fill)
+        if rest is None:
+            rest = self._band_fills[cell.fill] = CellData(fill=cell.fill)
+        r = self.add([cell] + [rest] * (span - 1))   # (one frozen cell, shared)
         if span > 1:
             self.merges.append((r, 0, r + 1, span))
         return r
@@ -278,6 +284,7 @@ def content_widths(rows: Sequence[Sequence[CellData]], *, maxima: Mapping[int, f
     maxima = maxima or {}
     need: dict[int, float] = {}
     skipped = set(skip)
+    fits: dict[tuple, float] = {}   # (value, its type, bold, size) -> its width: a table repeats its values
     for r, row in enumerate(rows):
         if r in skipped:
             continue
@@ -285,14 +292,21 @@ def content_widths(rows: Sequence[Sequence[CellData]], *, maxima: Mapping[int, f
             value = cell.value
             if value is None:
                 continue
-            text = text_of(value)
-            if "\n" in text:
-                w = max(fit_width(line, cell.bold, cell.size) for line in text.split("\n"))
-            else:
-                w = fit_width(text, cell.bold, cell.size)
+            key = (value, type(value), cell.bold, cell.size)   # (the type: 1, 1.0 and True are equal keys)
+            w = fits.get(key)
+            if w is None:
+                w = fits[key] = _fit(value, cell.bold, cell.size)
             if w > need.get(c, 0.0):
                 need[c] = w
     return {c: round(min(max(w, minimum), maxima.get(c, top)), 1) for c, w in need.items()}
+
+
+def _fit(value: Any, bold: bool, size: float | None) -> float:
+    """The width that shows a cell's value, each of its lines on one line."""
+    text = text_of(value)
+    if "\n" in text:
+        return max(fit_width(line, bold, size) for line in text.split("\n"))
+    return fit_width(text, bold, size)
 
 
 def _text_span(widths: dict[int, float], used: int, total: float) -> int:

@@ -55,7 +55,7 @@ import xlsxwriter.worksheet
 from python_calamine import CalamineError, CalamineWorkbook
 
 from .cell_reading import has_surrogate_escape
-from .model import (HELPER_COLUMN, XLSX_CELL_LIMIT, CellData, Rect, TabData, cell_string, normalise,
+from .model import (HELPER_COLUMN, XLSX_CELL_LIMIT, CellData, Rect, TabData, cell_string, is_plain, normalise,
                     stored_text, text_of)
 
 LIST_COLUMN = HELPER_COLUMN + 1  # first hidden column holding long dropdown lists (1-based)
@@ -441,30 +441,20 @@ def _draw(tab: TabData) -> _Drawn:
     lists: dict[tuple[str, ...], list[str]] = {}
     last_col = 0
     names = _COLUMNS if tab.width <= len(_COLUMNS) else [_column_name(c) for c in range(tab.width)]
+    # A cell's XML after its reference, by the cell object: a tab shares one object among many
+    # cells (a band's filled cells, a table's repeated values), each drawn once. (The objects stay
+    # alive in tab.rows meanwhile, so their ids are not reused.)
+    drawn: dict[int, tuple[str, bool]] = {}   # id(cell) -> (its ending, with its " s=" look first; has a look)
     for r, row in enumerate(tab.rows):
         line: list[tuple[int, str]] = []
         number = str(r + 1)
         for c, data in enumerate(row):
-            # (inline, as _look and _ending: the loop runs for every cell of every book; most cells
-            # have the default look, and most of those no value)
-            value = data.value
-            if value is None:
-                ending = "/>"
-            else:
-                ending = texts.get(value) if type(value) is str else None
-                if ending is None:
-                    ending = _ending(value, texts)
-            if not (data.fill or data.bold or data.font or data.size or data.wrap or data.align or data.valign
-                    or data.input):
-                if ending != "/>":   # (else nothing to show)
-                    line.append((c, f'<c r="{names[c]}{number}"{ending}'))
-            else:
-                key = (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
-                n = numbers.get(key, -1)
-                if n < 0:
-                    n = numbers[key] = len(looks)
-                    looks.append((r, c, key))
-                line.append((c, f'<c r="{names[c]}{number}" s="{{{n}}}"{ending}'))
+            known = drawn.get(id(data))
+            if known is None:
+                known = drawn[id(data)] = _cell_ending(data, r, c, texts, numbers, looks)
+            ending, styled = known
+            if styled or ending != "/>":   # (a cell of the default look and no value shows nothing)
+                line.append((c, f'<c r="{names[c]}{number}"{ending}'))
             if data.choices:
                 lists.setdefault(tuple(data.choices), []).append(_ref(r, c))
         if line:
@@ -499,6 +489,28 @@ def _draw(tab: TabData) -> _Drawn:
                  tab.protected)
     return _Drawn(copy, looks, validations, cells, dimension.encode(), _cols_xml(tab.col_widths, hidden),
                   page.encode(), _merges_xml(tab.merges), _validations_xml(validations), landscape, structure)
+
+
+def _cell_ending(data: CellData, r: int, c: int, texts: dict[str, str], numbers: dict[tuple, int],
+                 looks: list[tuple[int, int, tuple]]) -> tuple[str, bool]:
+    """A cell's XML after its reference: its look (' s="{n}"', the n-th look of the tab, met first
+    at row `r`, column `c`), its type and value; and whether it has a look other than the default."""
+    value = data.value
+    if value is None:
+        ending = "/>"
+    else:
+        ending = texts.get(value) if type(value) is str else None
+        if ending is None:
+            ending = _ending(value, texts)
+    if not (data.fill or data.bold or data.font or data.size or data.wrap or data.align or data.valign
+            or data.input):
+        return ending, False
+    key = (data.fill, data.bold, data.font, data.size, data.wrap, data.align, data.valign, data.input)
+    n = numbers.get(key, -1)
+    if n < 0:
+        n = numbers[key] = len(looks)
+        looks.append((r, c, key))
+    return f' s="{{{n}}}"{ending}', True
 
 
 def _cells_xml(rows: Mapping[int, list[tuple[int, str]]], heights: Mapping[int, float]) -> str:
@@ -725,7 +737,7 @@ def _t(text: str) -> str:
     control characters become "_xHHHH_", and leading or trailing spaces are kept."""
     if "_x" in text:
         text = _ESCAPE_LIKE.sub("_x005F_", text)
-    if not text.isprintable() and _CONTROL.search(text):   # (a printable text has none: the record's
+    if not is_plain(text) and _CONTROL.search(text):   # (a printable text has none: the record's
         # long entries are looked at in C, not by the regular expression)
         text = _CONTROL.sub(lambda m: f"_x{ord(m.group()):04X}_", text)
     if "&" in text or "<" in text or ">" in text:
