@@ -205,3 +205,13 @@ def test_balances_and_row_counts_in_one_pass_are_the_sums_per_player(rows) -> No
     assert list(led.balances(players)) == players
     assert led.balances(players) == {p: sum(c for q, c in rows if q == p) for p in players}
     assert led.row_counts(players) == {p: sum(1 for q, _ in rows if q == p) for p in players}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=60) | st.text(max_size=20),
+       st.booleans(), st.sampled_from([None, 11.0, 22.0]))
+def test_an_ascii_text_is_measured_as_character_by_character(text: str, bold: bool, size) -> None:
+    w = sum(layout._advance(ch) for ch in text) * layout.GOOGLE_MARGIN
+    if bold:
+        w *= layout.BOLD_FACTOR
+    assert layout.text_width.__wrapped__(text, bold, size) == round(w * (size or layout.BASE_SIZE) / layout.BASE_SIZE, 4)

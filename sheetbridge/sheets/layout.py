@@ -79,6 +79,7 @@ _CLASSES = (
     (1.6, "W@"),
 )
 _ADVANCE = {ch: w for w, chars in _CLASSES for ch in chars}
+_ASCII_ADVANCE = [_ADVANCE.get(chr(b), 1.0) for b in range(128)]   # (as _advance gives them, by byte)
 BOLD_FACTOR = 1.1       # bold digits are ~9% wider (DejaVu Sans Bold)
 # Google Sheets gives a width unit 7 pixels (google/cells.py) but draws 10-point Arial, whose digit is 7.4.
 GOOGLE_MARGIN = 1.06
@@ -111,7 +112,10 @@ def text_width(text: str, bold: bool = False, size: float | None = None) -> floa
     >>> text_width("0000", bold=True, size=22)
     9.328
     """
-    w = sum(_advance(ch) for ch in text) * GOOGLE_MARGIN
+    if text.isascii():   # (nearly every text: each byte's advance looked up in C)
+        w = sum(map(_ASCII_ADVANCE.__getitem__, text.encode("ascii"))) * GOOGLE_MARGIN
+    else:
+        w = sum(_advance(ch) for ch in text) * GOOGLE_MARGIN
     if bold:
         w *= BOLD_FACTOR
     return round(w * (size or BASE_SIZE) / BASE_SIZE, 4)
