@@ -167,14 +167,39 @@ def _has_formula_mark(part: bytes) -> bool:
 _RELS_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 
 
-def _sheet_parts(z: zipfile.ZipFile, tabs: Sequence[str]) -> set[str] | None:
+def _sheet_parts(z: zipfile.ZipFile, tabs: Sequence[str]) -> frozenset[str] | None:
     """The zip entries of the named tabs (workbook.xml names them, its rels file says where they
     are); None, meaning every tab, when the book does not say so plainly."""
+    try:
+        book_xml, rels_xml = z.read("xl/workbook.xml"), z.read("xl/_rels/workbook.xml.rels")
+    except KeyError:
+        return None
+    key = (book_xml, rels_xml, tuple(tabs))
+    with _PARTS_LOCK:
+        if key in _PARTS:
+            return _PARTS[key]
+    parts = _parts_named(book_xml, rels_xml, tabs)
+    with _PARTS_LOCK:
+        _PARTS[key] = parts
+        while len(_PARTS) > _PARTS_KEPT:
+            del _PARTS[next(iter(_PARTS))]
+    return parts
+
+
+# What :func:`_parts_named` found, by the two parts' whole bytes and the tabs asked: a round reads
+# many books of one structure (every player's), whose workbook.xml and rels are the same bytes.
+_PARTS: dict[tuple[bytes, bytes, tuple[str, ...]], frozenset[str] | None] = {}
+_PARTS_KEPT = 16
+_PARTS_LOCK = threading.Lock()
+
+
+def _parts_named(book_xml: bytes, rels_xml: bytes, tabs: Sequence[str]) -> frozenset[str] | None:
+    """:func:`_sheet_parts` from the bytes of workbook.xml and its rels file."""
     from xml.etree import ElementTree as ET   # (two small parts: the standard parser is enough)
     try:
-        book = ET.fromstring(z.read("xl/workbook.xml"))
-        rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
-    except (KeyError, ET.ParseError):
+        book = ET.fromstring(book_xml)
+        rels = ET.fromstring(rels_xml)
+    except ET.ParseError:
         return None
     targets = {rel.get("Id"): rel.get("Target", "") for rel in rels}
     wanted = set(tabs)
@@ -185,7 +210,7 @@ def _sheet_parts(z: zipfile.ZipFile, tabs: Sequence[str]) -> set[str] | None:
             if not target:
                 return None
             parts.add(target.lstrip("/") if target.startswith("/") else "xl/" + target)
-    return parts if len(parts) == len(wanted) else None
+    return frozenset(parts) if len(parts) == len(wanted) else None
 
 
 def _as_openpyxl(value: Any) -> Any:

@@ -1,0 +1,97 @@
+"""Shortcuts taken for speed in a resolve's reads (issue 31) give exactly what the plain code they
+replace gave (tests/test_fast_paths_record.py has those of its writes).
+
+Each shortcut is compared with that plain code, kept here as the reference: what a Submission tab
+shows, for the stray-entry check (`sheets.layout._form_values`), and which parts of a book hold
+the tabs read, for the formula check (`sheets.xlsx_fast._sheet_parts`, kept by the parts' bytes).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pytest
+
+from sheetbridge.api import games, new_match
+from sheetbridge.core.match import random_submissions
+from sheetbridge.core.rng import Rng
+from sheetbridge.core.types import Field, FieldKind, Form, Section
+from sheetbridge.sheets import layout as L
+from sheetbridge.sheets.model import TabData
+
+from conftest import players_for
+
+
+def plain_form_values(form: Form, player: str) -> tuple[list[list[str]], set[tuple[int, int]]]:
+    """What `stray_entries` compared with before issue 31's shortcut: the tab drawn, read as values."""
+    drawn = L._form_cells(form, player, None).rows
+    return (TabData(rows=drawn).values(),
+            {(r, c) for r, row in enumerate(drawn) for c, cell in enumerate(row) if cell.input})
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_form_values_are_the_drawn_tabs_values_in_every_game(game_id):
+    names = players_for(game_id)
+    m = new_match(game_id, names, seed=5, garnets={n: 10 for n in names})
+    rng = Rng.from_seed(5, "forms")
+    seen = 0
+    for _ in range(4):   # a few rounds: forms change with the game's state
+        if m.finished:
+            break
+        for p in names:
+            assert L._form_values(m.form(p), p) == plain_form_values(m.form(p), p)
+            seen += 1
+        m.resolve(random_submissions(m, rng, 0.0), tables=m.tables)
+    assert seen >= len(names)
+
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+_fields = st.builds(Field, name=st.text("abc", min_size=1, max_size=3), label=_text,
+                    kind=st.sampled_from(list(FieldKind)), choices=st.lists(_text, max_size=3).map(tuple),
+                    help=_text)
+_sections = st.builds(Section, name=st.text("xyz", min_size=1, max_size=3), title=_text,
+                      fields=st.lists(_fields, max_size=3).map(tuple), rows=st.integers(0, 3),
+                      row_labels=st.lists(_text, max_size=4).map(tuple), help=_text)
+_forms = st.builds(Form, round=st.integers(1, 99), round_label=_text,
+                   sections=st.lists(_sections, max_size=3).map(tuple), help=st.lists(_text, max_size=2).map(tuple))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_forms, st.one_of(_text, st.sampled_from(["", " ", "Ann\r\nBo", "\x07", "12", "Ann"])))
+def test_form_values_are_the_drawn_tabs_values_for_any_form(form: Form, player: Any):
+    assert L._form_values(form, player) == plain_form_values(form, player)
+
+
+# ------------------------------------------------------------------ which parts the formula check reads
+
+def _book(order: list[str], formula_in: str) -> bytes:
+    """A book of tabs in `order`, each holding its name in A1, and a formula in `formula_in`'s B1."""
+    import io
+    import openpyxl
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for name in order:
+        ws = wb.create_sheet(name)
+        ws["A1"] = name
+        if name == formula_in:
+            ws["B1"] = "=1+2"
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(["Submission", "Results", "Board", "Identity"]), st.sampled_from(["Submission", "Board"]),
+       st.lists(st.sampled_from(["Submission", "Results", "Board", "Identity"]), min_size=1, max_size=3, unique=True))
+def test_the_parts_of_the_tabs_read_are_found_in_each_book_whatever_was_read_before(order, formula_in, tabs):
+    import io
+    import zipfile
+    from sheetbridge.sheets import xlsx_fast as XF
+    # The same tab names in two orders: the same names, other parts (a cache keyed by the names would mix them).
+    for book in (_book(order, formula_in), _book(order[::-1], formula_in), _book(order, formula_in)):
+        with zipfile.ZipFile(io.BytesIO(book)) as z:
+            plain = XF._parts_named(z.read("xl/workbook.xml"), z.read("xl/_rels/workbook.xml.rels"), tabs)
+            assert XF._sheet_parts(z, tabs) == plain
+        assert XF._needs_openpyxl(book, tabs) is (formula_in in tabs)
