@@ -4,11 +4,13 @@ replace gave (tests/test_fast_paths_record.py has those of its writes).
 Each shortcut is compared with that plain code, kept here as the reference: what a Submission tab
 shows, for the stray-entry check (`sheets.layout._form_values`), and which parts of a book hold
 the tabs read, for the formula check (`sheets.xlsx_fast._sheet_parts`, kept by the parts' bytes),
-and rebuilding a record's dataclasses (`core.types.from_json`).
+rebuilding a record's dataclasses (`core.types.from_json`) and reading cells as text
+(`sheets.model.normalise`, with calamine's dates as openpyxl gives them).
 """
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -170,3 +172,34 @@ def test_from_json_rebuilds_any_data_as_the_plain_code_did(data: Any, nested: li
     # A dataclass whose fields hold lists of lists (tuples all the way down) and anything else.
     section = {"__t": T.type_tag(Section), "name": "s", "title": "t", "fields": [nested, data], "rows": data}
     assert same(T.from_json(section), plain_from_json(section))
+
+
+# ------------------------------------------------------------------ cells read as text
+
+def plain_normalise(rows: list) -> list[list[str]]:
+    """`normalise` before issue 31's shortcut: `text_of` for every cell."""
+    from sheetbridge.sheets.model import text_of
+    out = [[text_of(v) for v in row] for row in rows]
+    for row in out:
+        while row and row[-1] == "":
+            row.pop()
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+_cell = st.one_of(st.none(), st.booleans(), st.integers(), st.integers(min_value=10 ** 300), st.floats(),
+                  st.text(max_size=4), st.sampled_from(["", " ", "a\r\nb", "\x07", "\ud83d", "\ud83d\ude00", "\uffff",
+                                                        "\t", "\u2028", "_x0041_"]),
+                  st.dates(), st.datetimes(), st.times())
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(_cell, max_size=5), max_size=5))
+def test_cells_are_read_as_text_as_the_plain_code_read_them(rows: list) -> None:
+    from sheetbridge.sheets import xlsx_fast as XF
+    from sheetbridge.sheets.model import normalise
+    assert normalise(rows) == plain_normalise(rows)
+    # calamine's reading: a whole day (a date) as openpyxl gives it, a datetime
+    assert normalise(rows, XF._as_openpyxl) == plain_normalise([[v if type(v) is not dt.date else XF._as_openpyxl(v)
+                                                                  for v in row] for row in rows])

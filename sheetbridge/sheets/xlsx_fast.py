@@ -130,7 +130,7 @@ def read_values(opened: Opened, tabs: Sequence[str],
                 raise ReadFailed("damaged") from None
             raise
         # (a date-formatted whole day is a datetime, as openpyxl gives it: calamine gives a date)
-        out[name] = normalise([[v if type(v) is not dt.date else _as_openpyxl(v) for v in row] for row in rows])
+        out[name] = normalise(rows, _as_openpyxl)
     return out
 
 
