@@ -4,8 +4,10 @@ replace gave (tests/test_fast_paths_record.py has those of its writes).
 Each shortcut is compared with that plain code, kept here as the reference: what a Submission tab
 shows, for the stray-entry check (`sheets.layout._form_values`), and which parts of a book hold
 the tabs read, for the formula check (`sheets.xlsx_fast._sheet_parts`, kept by the parts' bytes),
-rebuilding a record's dataclasses (`core.types.from_json`) and reading cells as text
-(`sheets.model.normalise`, with calamine's dates as openpyxl gives them).
+rebuilding a record's dataclasses (`core.types.from_json`), reading cells as text
+(`sheets.model.normalise`, with calamine's dates as openpyxl gives them) and looking for a formula,
+an error cell or an escaped surrogate in a part (`xlsx_fast._has_formula_mark`,
+`cell_reading.has_surrogate_escape`).
 """
 from __future__ import annotations
 
@@ -168,10 +170,22 @@ _json = st.recursive(st.one_of(_leaf, _tagged),
 @settings(max_examples=300, deadline=None)
 @given(_json, st.lists(_json, max_size=3))
 def test_from_json_rebuilds_any_data_as_the_plain_code_did(data: Any, nested: list) -> None:
-    assert same(T.from_json(data), plain_from_json(data))
+    # (also data no record holds, such as {"__t": False}: the same error)
+    assert same_outcome(data)
     # A dataclass whose fields hold lists of lists (tuples all the way down) and anything else.
     section = {"__t": T.type_tag(Section), "name": "s", "title": "t", "fields": [nested, data], "rows": data}
-    assert same(T.from_json(section), plain_from_json(section))
+    assert same_outcome(section)
+
+
+def same_outcome(data: Any) -> bool:
+    outcomes = []
+    for rebuild in (T.from_json, plain_from_json):
+        try:
+            outcomes.append(("made", rebuild(data)))
+        except Exception as e:   # noqa: BLE001 - compared, not hidden
+            outcomes.append(("raised", type(e)))
+    (kind, got), (plain_kind, plain) = outcomes
+    return kind == plain_kind and (same(got, plain) if kind == "made" else got is plain)
 
 
 # ------------------------------------------------------------------ cells read as text
@@ -203,3 +217,27 @@ def test_cells_are_read_as_text_as_the_plain_code_read_them(rows: list) -> None:
     # calamine's reading: a whole day (a date) as openpyxl gives it, a datetime
     assert normalise(rows, XF._as_openpyxl) == plain_normalise([[v if type(v) is not dt.date else XF._as_openpyxl(v)
                                                                   for v in row] for row in rows])
+
+
+# ------------------------------------------------------------------ what sends a read to openpyxl
+
+# Pieces of the marks and of what is near them, so that near misses are tried too.
+_PIECES = st.sampled_from([b"<", b"f", b">", b" ", b"/", b":", b"t", b"=", b'"', b"'", b"e", b"x", b"_", b"D", b"8",
+                           b"3", b"F", b"<f", b":f", b't="e"', b"t='e'", b"<formula1>", b"_xD83D_", b"_x0041_",
+                           b"\xc3\xa9", b"<c r=\"A1\" t=\"s\">"])
+
+
+_NEAR_MISSES = [b't="e\'', b"t='e\"", b't="e"', b"t='e'", b"t= 'e'", b"<f/", b"<f/ >", b"<f/>", b":f/>", b"<fo>", b"x:f>",
+                b"<f\t", b":f\n", b"_xD83D", b"_xd83d_", b"_xDC00_", b"_xD7FF_", b"_xE000_", b"_xDFFF_", b"_x_xDA00_"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_PIECES, max_size=14).map(b"".join), st.binary(max_size=20))
+def test_a_part_is_found_to_hold_a_formula_or_a_surrogate_as_the_plain_tests_found_it(text: bytes, noise: bytes):
+    import re
+    from sheetbridge.sheets import xlsx_fast as XF
+    from sheetbridge.sheets.cell_reading import has_surrogate_escape
+    for part in (text, noise + text, text + noise, text * 50, *_NEAR_MISSES):
+        assert XF._has_formula_mark(part) is any(mark in part for mark in XF._FORMULA_MARKS)
+        assert has_surrogate_escape(part) is (b"_x" in part and re.search(rb"_x[Dd][89A-Fa-f][0-9A-Fa-f]{2}_", part)
+                                              is not None)

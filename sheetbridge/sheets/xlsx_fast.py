@@ -156,12 +156,17 @@ def _needs_openpyxl(data: bytes, tabs: Sequence[str] | None = None) -> bool:
 
 
 def _has_formula_mark(part: bytes) -> bool:
-    """Does a sheet's XML hold one of :data:`_FORMULA_MARKS`? Plain substring tests (far faster than a
-    regular expression over the whole part), the element's marks only where "<f" or ":f" is found
-    (a dropdown's <formula1> is the only other "<f" of our books)."""
-    return (b"<f" in part and (b"<f>" in part or b"<f " in part or b"<f/>" in part)
-            or b":f" in part and (b":f>" in part or b":f " in part)
-            or b't="e"' in part or b"t='e'" in part)
+    """Does a sheet's XML hold one of :data:`_FORMULA_MARKS`? Three regular expressions, each led by
+    a literal that the engine looks for first: on a master's large Record and Ledger parts about three
+    times quicker than the seven substring tests they replace (tests/test_fast_paths_read.py compares
+    them). A dropdown's <formula1> is the only other "<f" of our books."""
+    return (_ELEMENT_F.search(part) is not None or _PREFIXED_F.search(part) is not None
+            or _ERROR_CELL.search(part) is not None)
+
+
+_ELEMENT_F = re.compile(rb"<f(?:[> ]|/>)")        # <f>, <f ...>, <f/>
+_PREFIXED_F = re.compile(rb":f[> ]")              # <x:f>, <x:f ...>
+_ERROR_CELL = re.compile(rb"t=(?:\"e\"|'e')")      # t="e", t='e'
 
 
 _RELS_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
