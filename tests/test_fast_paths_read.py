@@ -7,7 +7,8 @@ the tabs read, for the formula check (`sheets.xlsx_fast._sheet_parts`, kept by t
 rebuilding a record's dataclasses (`core.types.from_json`), reading cells as text
 (`sheets.model.normalise`, with calamine's dates as openpyxl gives them) and looking for a formula,
 an error cell or an escaped surrogate in a part (`xlsx_fast._has_formula_mark`,
-`cell_reading.has_surrogate_escape`).
+`cell_reading.has_surrogate_escape`); a ledger row, and the check's own row, made by
+`core/facts.quick_init`'s __init__ (`core.ledger.LedgerRow`, `core.integrity._Entry`).
 """
 from __future__ import annotations
 
@@ -241,3 +242,39 @@ def test_a_part_is_found_to_hold_a_formula_or_a_surrogate_as_the_plain_tests_fou
         assert XF._has_formula_mark(part) is any(mark in part for mark in XF._FORMULA_MARKS)
         assert has_surrogate_escape(part) is (b"_x" in part and re.search(rb"_x[Dd][89A-Fa-f][0-9A-Fa-f]{2}_", part)
                                               is not None)
+
+
+# ------------------------------------------------------------------ ledger rows made quickly
+
+def _plain_twin(cls: type) -> type:
+    """The class as the dataclass decorator made it (its own generated __init__)."""
+    return dataclasses.make_dataclass(
+        "Plain" + cls.__name__, [(f.name, f.type, dataclasses.field(default=f.default)) for f in dataclasses.fields(cls)],
+        frozen=True)
+
+
+_VALUES = st.one_of(st.none(), st.text(max_size=5), st.integers(), st.booleans(), st.tuples(st.text(max_size=2)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["LedgerRow", "_Entry"]), st.lists(_VALUES, max_size=8), st.booleans())
+def test_a_ledger_row_is_made_as_the_dataclass_makes_it(name: str, args: list, by_name: bool) -> None:
+    from sheetbridge.core import integrity
+    from sheetbridge.core.ledger import LedgerRow
+    cls = {"LedgerRow": LedgerRow, "_Entry": integrity._Entry}[name]
+    plain = _plain_twin(cls)
+    assert cls.__init__.__code__ is not plain.__init__.__code__
+    names = [f.name for f in dataclasses.fields(cls)]
+    kwargs = dict(zip(names, args)) if by_name else {}
+    positional = [] if by_name else args
+    try:
+        expected = plain(*positional, **kwargs)
+    except TypeError:
+        with pytest.raises(TypeError):
+            cls(*positional, **kwargs)
+        return
+    made = cls(*positional, **kwargs)
+    assert vars(made) == vars(expected)
+    assert made == cls(*positional, **kwargs) and repr(made).split("(", 1)[1] == repr(expected).split("(", 1)[1]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.key = "changed"   # type: ignore[misc]
