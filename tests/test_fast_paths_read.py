@@ -9,7 +9,9 @@ rebuilding a record's dataclasses (`core.types.from_json`), reading cells as tex
 an error cell or an escaped surrogate in a part (`xlsx_fast._has_formula_mark`,
 `cell_reading.has_surrogate_escape`); a ledger row, and the check's own row, made by
 `core/facts.quick_init`'s __init__ (`core.ledger.LedgerRow`, `core.integrity._Entry`), and every
-balance summed in one pass over the ledger (`core.ledger.Ledger.balances`, `check_no_negative`).
+balance summed in one pass over the ledger (`core.ledger.Ledger.balances`, `check_no_negative`),
+and the ledger check's rows paired by their check value only when their key does not pair them
+(`core.integrity._compare`: the chain hashed for the first such row).
 """
 from __future__ import annotations
 
@@ -298,3 +300,80 @@ def test_balances_are_summed_as_the_plain_sum_per_player(moves: list, players: l
     else:
         with pytest.raises(LedgerError, match=f"^{first_negative}'s garnet balance adds up to {plain[first_negative]};"):
             ledger.check_no_negative(players)
+
+
+# ------------------------------------------------------------------ the ledger check pairs rows as before
+
+def plain_compare(reference, copy, players, where):
+    """`integrity._compare` before issue 31's shortcut: every reference row hashed first."""
+    from sheetbridge.core import integrity as I
+    checks = I.chain(reference)
+    by_key = {r.key: j for j, r in enumerate(reference)}
+    by_check = {c: j for j, c in enumerate(checks)}
+    seen: set[int] = set()
+    findings: list = []
+    loose: list = []
+    pairs: dict[int, int] = {}
+    for i, e in enumerate(copy):
+        j = by_key.get(e.key)
+        if j is not None and j not in seen:
+            pairs[i] = j
+            seen.add(j)
+    for i, e in enumerate(copy):
+        j = by_check.get(e.check) if i not in pairs and e.check else None
+        if j is not None and j not in seen:
+            pairs[i] = j
+            seen.add(j)
+    for i, e in enumerate(copy):
+        if i not in pairs:
+            loose.append(e)
+            continue
+        f = I._changed(reference[pairs[i]], e, players, where)
+        if f is not None:
+            findings.append(f)
+    for j, r in enumerate(reference):
+        if j not in seen:
+            findings.append(I.Finding(j + 2, f"{where(j + 2)}, key {r.key}: deleted (it was {r.player} {r.change:+d} "
+                                      f"{I._short(r.reason, quote=False)})",
+                                      ((r.player, -r.change, r.round, f"correction: {r.key} deleted by hand"),)
+                                      if r.change else ()))
+    return findings, loose
+
+
+_EDITS = st.lists(st.tuples(st.sampled_from(["key", "check", "change", "drop", "copy", "swap", "typed", "blank"]),
+                            st.integers(0, 20)), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 8), _EDITS)
+def test_the_ledger_check_pairs_and_names_rows_as_the_plain_code_did(n: int, edits: list) -> None:
+    from sheetbridge.core import integrity as I
+    from sheetbridge.core.ledger import LedgerRow
+    players = ["Ann", "Bo"]
+    rows = [LedgerRow("g", i // 2, players[i % 2], 10 - i, f"move {i}", f"g:r{i}", "") for i in range(n)]
+    tab = [list(I.HEADER)] + [[*map(str, r.as_list()), c] for r, c in zip(rows, I.chain(rows))]
+    for what, k in edits:
+        body = tab[1:]
+        if not body:
+            break
+        row = body[k % len(body)]
+        if what == "key":
+            row[5] = row[5] + "x"
+        elif what == "check":
+            row[7] = "0" * 10
+        elif what == "change":
+            row[3] = str(int(row[3]) + 1) if row[3].lstrip("-").isdigit() else "5"
+        elif what == "drop":
+            tab.remove(row)
+        elif what == "copy":
+            tab.append(list(row))
+        elif what == "swap":
+            i = tab.index(row)
+            tab[1], tab[i] = tab[i], tab[1]
+        elif what == "typed":
+            tab.append(["", "", "Bo", "3", "quiz", "", "", ""])
+        else:
+            row[5] = ""
+    entries = I._tab_entries(tab)
+    where = I._tab_row
+    assert I._compare(rows, entries, players, where) == plain_compare(rows, entries, players, where)

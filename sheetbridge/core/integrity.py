@@ -393,9 +393,9 @@ def _compare(reference: Sequence[LedgerRow], copy: Sequence[_Entry], players: Se
 
     Returns the findings and the rows that are no copy of a reference row.
     """
-    checks = chain(reference)
     by_key = {r.key: j for j, r in enumerate(reference)}
-    by_check = {c: j for j, c in enumerate(checks)}
+    by_check: dict[str, int] | None = None   # (made for the first row its key does not pair: hashing every
+    # reference row is a third of the check, and a ledger as sheetbridge wrote it pairs every row by key)
     seen: set[int] = set()
     findings: list[Finding] = []
     loose: list[_Entry] = []
@@ -406,7 +406,11 @@ def _compare(reference: Sequence[LedgerRow], copy: Sequence[_Entry], players: Se
             pairs[i] = j
             seen.add(j)
     for i, e in enumerate(copy):
-        j = by_check.get(e.check) if i not in pairs and e.check else None
+        if i in pairs or not e.check:
+            continue
+        if by_check is None:
+            by_check = {c: j for j, c in enumerate(chain(reference))}
+        j = by_check.get(e.check)
         if j is not None and j not in seen:
             pairs[i] = j
             seen.add(j)
