@@ -67,16 +67,7 @@ class Ledger:
         return sum(r.change for r in self.rows if r.player == player)
 
     def balances(self, players: Sequence[str]) -> dict[str, int]:
-        totals = self._totals()
-        return {p: totals.get(p, 0) for p in players}
-
-    def _totals(self) -> dict[str, int]:
-        """Every player's balance in one pass over the rows (not a pass per player: a 30-player game at
-        round 11 has 389 rows, read by every command)."""
-        totals: dict[str, int] = {}
-        for r in self.rows:
-            totals[r.player] = totals.get(r.player, 0) + r.change
-        return totals
+        return {p: self.balance(p) for p in players}
 
     def check_spend(self, player: str, amount: int) -> None:
         have = self.balance(player)
@@ -84,9 +75,8 @@ class Ledger:
             raise LedgerError(f"{player} cannot spend {amount} garnet(s): the ledger shows {have}")
 
     def check_no_negative(self, players: Sequence[str]) -> None:
-        totals = self._totals()
         for p in players:
-            b = totals.get(p, 0)
+            b = self.balance(p)
             if b < 0:
                 raise LedgerError(f"{p}'s garnet balance adds up to {b}; the ledger never goes negative. "
                                   "Check the rows you added by hand for a mistyped amount")
