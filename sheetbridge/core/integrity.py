@@ -42,6 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from .facts import quick_init
 from .ledger import COLUMNS, LedgerRow
 
 CHECK_COLUMN = "check"
@@ -63,7 +64,7 @@ def check_value(previous: str, fields: Sequence[Any]) -> str:
     >>> check_value("", ["g", 0, "Ann", 10, "opening balance", "g:opening:Ann", ""])
     'fd06a9b6ad'
     """
-    text = "\x1f".join([previous, *(_text(v) for v in fields)])
+    text = "\x1f".join([previous, *map(_text, fields)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
@@ -307,6 +308,9 @@ class _Entry:
         return self.cells[7]
 
 
+_Entry.__init__ = quick_init(_Entry) or _Entry.__init__   # type: ignore[method-assign]   # (a row each, every command)
+
+
 _FIELDS = COLUMNS                    # game, round, player, change, reason, key, memo
 
 
@@ -356,14 +360,14 @@ def _tab_entries(rect: Sequence[Sequence[Any]]) -> list[_Entry]:
     out = []
     for i, raw in enumerate(rect[1:], start=2):       # row 1 is the header
         padded = list(raw[:len(HEADER)]) + [""] * (len(HEADER) - len(raw[:len(HEADER)]))
-        cells = tuple(_text(v) for v in padded)
+        cells = tuple(map(_text, padded))
         if any(cells):
             out.append(_Entry(i, cells, (_as_typed(padded[4]), _as_typed(padded[6]))))
     return out
 
 
 def _record_entries(rows: Sequence[LedgerRow]) -> list[_Entry]:
-    return [_Entry(i, tuple(_text(v) for v in r.as_list()) + (c,))
+    return [_Entry(i, tuple(map(_text, r.as_list())) + (c,))
             for i, (r, c) in enumerate(zip(rows, chain(rows)), start=2)]
 
 
@@ -389,9 +393,9 @@ def _compare(reference: Sequence[LedgerRow], copy: Sequence[_Entry], players: Se
 
     Returns the findings and the rows that are no copy of a reference row.
     """
-    checks = chain(reference)
     by_key = {r.key: j for j, r in enumerate(reference)}
-    by_check = {c: j for j, c in enumerate(checks)}
+    by_check: dict[str, int] | None = None   # (made for the first row its key does not pair: hashing every
+    # reference row is a third of the check, and a ledger as sheetbridge wrote it pairs every row by key)
     seen: set[int] = set()
     findings: list[Finding] = []
     loose: list[_Entry] = []
@@ -402,7 +406,11 @@ def _compare(reference: Sequence[LedgerRow], copy: Sequence[_Entry], players: Se
             pairs[i] = j
             seen.add(j)
     for i, e in enumerate(copy):
-        j = by_check.get(e.check) if i not in pairs and e.check else None
+        if i in pairs or not e.check:
+            continue
+        if by_check is None:
+            by_check = {c: j for j, c in enumerate(chain(reference))}
+        j = by_check.get(e.check)
         if j is not None and j not in seen:
             pairs[i] = j
             seen.add(j)
@@ -423,8 +431,10 @@ def _compare(reference: Sequence[LedgerRow], copy: Sequence[_Entry], players: Se
 
 
 def _changed(r: LedgerRow, e: _Entry, players: Sequence[str], where: Callable[[int], str]) -> Finding | None:
-    was = [_text(v) for v in r.as_list()]
+    was = list(map(_text, r.as_list()))
     now = list(e.cells[:7])
+    if was == now:   # (nearly every row: nothing to name)
+        return None
     diffs = [(n, a, b) for n, a, b in zip(_FIELDS, was, now) if a != b]
     if not diffs:
         return None

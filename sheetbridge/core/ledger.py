@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from .errors import LedgerError
+from .facts import quick_init
 
 COLUMNS = ("game", "round", "player", "change", "reason", "key", "memo")
 
@@ -32,6 +33,11 @@ class LedgerRow:
 
     def as_list(self) -> list:
         return [self.game, self.round, self.player, self.change, self.reason, self.key, self.memo]
+
+
+# A record holds a row per garnet move, made again by every command that reads it (hundreds a resolve):
+# the same __init__ writing the fields straight into __dict__ (core/facts.quick_init), 0.35 us, not 0.9.
+LedgerRow.__init__ = quick_init(LedgerRow) or LedgerRow.__init__   # type: ignore[method-assign]
 
 
 class Ledger:

@@ -452,9 +452,13 @@ _ENUMS = {"FieldKind": FieldKind, "ProblemKind": ProblemKind}
 def from_json(data: Any) -> Any:
     """What :func:`to_json` wrote, rebuilt: tagged dataclasses and enums, lists in a dataclass's
     fields as tuples (nested ones too). A record holds tens of thousands of these: a class's field
-    names are looked up once, and plain values return first."""
-    if data.__class__ in _PLAIN:
+    names are looked up once, and a plain value inside a container is kept without a call for it
+    (tests/test_fast_paths_read.py compares this with the plain recursion)."""
+    kind = data.__class__
+    if kind in _PLAIN:
         return data
+    if kind is list:
+        return [v if v.__class__ in _PLAIN else from_json(v) for v in data]
     if isinstance(data, dict):
         tag = data.get("__t")
         if tag is not None:
@@ -462,10 +466,16 @@ def from_json(data: Any) -> Any:
             names = _FIELD_NAMES.get(cls)
             if names is None:
                 names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
-            return cls(**{name: _field_value(data[name]) for name in names if name in data})
+            values = {}
+            for name in names:
+                if name in data:
+                    v = data[name]
+                    inner = v.__class__
+                    values[name] = v if inner in _PLAIN else _as_tuple(v) if inner is list else from_json(v)
+            return cls(**values)
         if "__e" in data:
             return _ENUMS[data["__e"]](data["v"])
-        return {k: from_json(v) for k, v in data.items()}
+        return {k: v if v.__class__ in _PLAIN else from_json(v) for k, v in data.items()}
     if isinstance(data, list):
         return [from_json(v) for v in data]
     return data
@@ -475,11 +485,10 @@ _PLAIN = frozenset({str, int, float, bool, type(None)})
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
-def _field_value(data: Any) -> Any:
-    """A dataclass field's value: a list becomes a tuple, and so does every list directly in it."""
-    if data.__class__ is list:
-        return tuple(_field_value(v) if v.__class__ is list else from_json(v) for v in data)
-    return from_json(data)
+def _as_tuple(data: list) -> tuple:
+    """A list in a dataclass's field: a tuple, and so is every list directly in it."""
+    return tuple([v if v.__class__ in _PLAIN else _as_tuple(v) if v.__class__ is list else from_json(v)
+                  for v in data])
 
 
 def register_types(*classes: type) -> None:

@@ -64,8 +64,9 @@ def readable(text: str) -> str:
 
 
 def has_surrogate_escape(part: bytes) -> bool:
-    """Does this XML part hold an escaped surrogate (which calamine would not decode)?"""
-    return b"_x" in part and _SURROGATE_ESCAPE.search(part) is not None
+    """Does this XML part hold an escaped surrogate (which calamine would not decode)? (The expression
+    alone: led by the literal "_x", it is quicker than a substring test first.)"""
+    return _SURROGATE_ESCAPE.search(part) is not None
 
 
 def number_text(value: float | int) -> str | None:

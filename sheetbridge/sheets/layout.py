@@ -34,7 +34,7 @@ from ..core.errors import WorkbookError
 from ..core.parsing import shorten
 from ..core.types import Form, Report, Section
 from ..templates import layout as _layout
-from .model import DEFAULT_ROW_HEIGHT, HELPER_COLUMN, CellData, Merge, Rect, TabData, text_of
+from .model import DEFAULT_ROW_HEIGHT, HELPER_COLUMN, CellData, Merge, Rect, TabData, normalise, stored_text, text_of
 
 
 def tab_name(key: str) -> str:
@@ -485,10 +485,7 @@ def stray_entries(form: Form, rect: Rect, player: str | None = None) -> list[Str
     """
     if len(rect) < 2 or len(rect[1]) < 2 or _round_of(rect[1][1]) != form.round:
         return []
-    # (what the tab shows is enough: laying it out, which changes no value, is left to form_tab)
-    drawn = _form_cells(form, player if player is not None else _at(rect, 2, 1), None).rows
-    expected = TabData(rows=drawn).values()
-    inputs = {(r, c) for r, row in enumerate(drawn) for c, cell in enumerate(row) if cell.input}
+    expected, inputs = _form_values(form, player if player is not None else _at(rect, 2, 1))
     out = []
     for r, row in enumerate(rect):
         for c, value in enumerate(row[:HELPER_COLUMN]):
@@ -496,6 +493,27 @@ def stray_entries(form: Form, rect: Rect, player: str | None = None) -> list[Str
                 continue
             out.append(StrayEntry(_a1(r, c), _short(value), _near(form, r)))
     return out
+
+
+def _form_values(form: Form, player: str) -> tuple[list[list[str]], set[tuple[int, int]]]:
+    """What :func:`_form_cells` draws with nothing typed, as a read returns it (``TabData.values()``),
+    and its input cells: the same rows without making a cell or measuring a column, because a
+    resolve checks every player's form (tests/test_fast_paths_read.py compares it with the tab drawn)."""
+    rows: list[list[Any]] = [[f"Submission: {form.round_label}"], ["Round", form.round], ["Player", player], []]
+    inputs: set[tuple[int, int]] = set()
+    for sec in form.sections:
+        rows.append([sec.title])
+        rows.append(["", *(f.label for f in sec.fields)])
+        for i in range(sec.rows):
+            inputs.update((len(rows), c) for c in range(1, 1 + len(sec.fields)))
+            rows.append([sec.row_labels[i] if i < len(sec.row_labels) else (str(i + 1) if sec.rows > 1 else "")])
+        if sec.help:
+            rows.append([sec.help])
+        rows.append([])
+    rows.append([HELP_TITLE])
+    rows += [[line] for line in form.help]
+    rows += [[line] for line in field_help_lines(form)]
+    return normalise([[stored_text(v) if isinstance(v, str) else v for v in row] for row in rows]), inputs
 
 
 def _round_of(text: str) -> int | None:

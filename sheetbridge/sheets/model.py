@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Sequence, Union
+from typing import Any, Callable, Sequence, Union
 
 from ..core.facts import quick_init
 from .cell_reading import number_text, readable
@@ -130,12 +130,17 @@ def text_of(value: Value) -> str:
     return readable(str(value))
 
 
-def normalise(rows: Sequence[Sequence[Value]]) -> list[list[str]]:
-    """Rows as text, trailing empty cells and rows trimmed (what both backends return)."""
-    out = [[text_of(v) for v in row] for row in rows]
-    for row in out:
-        while row and row[-1] == "":
-            row.pop()
+def normalise(rows: Sequence[Sequence[Any]], convert: Callable[[Any], Value] | None = None) -> list[list[str]]:
+    """Rows as text, trailing empty cells and rows trimmed (what both backends return). `convert`:
+    applied to each value that is not printable text first (a reader's own types, ``xlsx_fast.py``).
+    Printable text, nearly every cell, is kept without a call (tests/test_fast_paths_read.py)."""
+    out = []
+    for row in rows:
+        cells = [v if v.__class__ is str and v.isprintable() else text_of(v if convert is None else convert(v))
+                 for v in row]
+        while cells and cells[-1] == "":
+            cells.pop()
+        out.append(cells)
     while out and not out[-1]:
         out.pop()
     return out

@@ -77,12 +77,12 @@ class XlsxBook(Book):
                                 "restore it from a backup or re-create it") from None
 
     def _bytes(self) -> bytes:
-        if not self.path.exists():
-            raise WorkbookError(f"{self.path}: file not found; was it moved or renamed? "
-                                f"The master workbook expects it at {self.location}")
         try:
             return self.path.read_bytes()
-        except OSError as e:
+        except OSError as e:   # (asked only now: a round reads every book, and each is there)
+            if not self.path.exists():
+                raise WorkbookError(f"{self.path}: file not found; was it moved or renamed? "
+                                    f"The master workbook expects it at {self.location}") from None
             raise self._unreadable(type(e).__name__) from None
 
     def _unreadable(self, why: str) -> WorkbookError:
