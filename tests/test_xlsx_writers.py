@@ -289,6 +289,32 @@ def test_a_book_read_is_not_opened_again_while_its_file_is_unchanged(tmp_path, m
     assert len(opened) == 4   # (the write asked the tab names of the book just read: kept)
 
 
+def test_a_tab_read_again_while_its_book_is_unchanged_is_not_parsed_again_and_is_a_copy(tmp_path, monkeypatch):
+    """The master's Record tab is read at load and again just before the commit's compare-and-set: the
+    second read of an unchanged book gives what the first gave (a copy), with nothing opened or parsed;
+    another program's change of the file is read."""
+    store = X.XlsxStore(tmp_path)
+    info = store.create(player_key("Ann"), "t", {"A": TabData(rows=[[C("a")]]), "B": TabData(rows=[[C("b")]])})
+    path = tmp_path / info.location
+    ann = path.read_bytes()
+    parsed = []
+    real = F.read_values
+    monkeypatch.setattr(F, "read_values",
+                        lambda opened, tabs, slow: parsed.append(opened.data == ann) or real(opened, tabs, slow))
+    first = store.open(info.key, info.location).read(["A", "B"])
+    first["A"][0].append("changed by the caller")
+    for _ in range(3):   # (more books read in between than the store keeps opened)
+        for i in range(6):
+            other = store.create(player_key(f"P{i}"), "t", {"A": TabData(rows=[[C(str(i))]])})
+            store.open(other.key, other.location).read(["A"])
+    assert store.open(info.key, info.location).read(["A"]) == {"A": [["a"]]}
+    assert store.open(info.key, info.location).read(["B", "A"]) == {"B": [["b"]], "A": [["a"]]}
+    assert parsed.count(True) == 1   # (Ann's book parsed once; the other books' reads parsed theirs)
+    (tmp_path / "other.xlsx").write_bytes(F.book_bytes({"A": TabData(rows=[[C("a2")]]), "B": TabData(rows=[[C("b")]])}))
+    (tmp_path / "other.xlsx").replace(path)
+    assert store.open(info.key, info.location).read(["A"]) == {"A": [["a2"]]}
+
+
 def test_an_unreadable_file_is_named_in_one_line(tmp_path):
     store = X.XlsxStore(tmp_path)
     info = store.create(player_key("Ann"), "t", {"T": TabData(rows=[[C("x")]])})

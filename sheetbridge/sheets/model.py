@@ -117,8 +117,9 @@ def text_of(value: Value) -> str:
     >>> text_of("Du\\ud83del") == "Du\\ufffdel"
     True
     """
-    if type(value) is str:   # (isprintable: C speed, nearly every cell)
-        return value if value.isprintable() else stored_text(readable(value))
+    if type(value) is str:   # (isprintable: C speed, nearly every cell; is_plain: a record's long entries)
+        return value if (value.isprintable() if len(value) < 256 else is_plain(value)) else \
+            stored_text(readable(value))
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -136,8 +137,8 @@ def normalise(rows: Sequence[Sequence[Any]], convert: Callable[[Any], Value] | N
     Printable text, nearly every cell, is kept without a call (tests/test_fast_paths_read.py)."""
     out = []
     for row in rows:
-        cells = [v if v.__class__ is str and v.isprintable() else text_of(v if convert is None else convert(v))
-                 for v in row]
+        cells = [v if v.__class__ is str and (v.isprintable() if len(v) < 256 else is_plain(v))
+                 else text_of(v if convert is None else convert(v)) for v in row]
         while cells and cells[-1] == "":
             cells.pop()
         out.append(cells)

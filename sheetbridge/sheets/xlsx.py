@@ -111,6 +111,10 @@ class XlsxBook(Book):
         return list(self._opened().book.sheet_names)
 
     def read(self, tabs: Sequence[str]) -> dict[str, Rect]:
+        if self.opened is not None:
+            kept = self.opened.values(self.path, tabs)
+            if kept is not None:   # (the master's record, read again just before the commit's compare-and-set)
+                return kept
         opened = self._opened()
         names = list(opened.book.sheet_names)
         for name in tabs:
@@ -118,9 +122,12 @@ class XlsxBook(Book):
                 raise WorkbookError(f"{self.path}: no tab named {name!r} (tabs: {', '.join(names)}); "
                                     f"if it was renamed, rename it back to {name!r}")
         try:
-            return fast.read_values(opened, tabs, lambda some: self._read_openpyxl(opened.data, some))
+            rects = fast.read_values(opened, tabs, lambda some: self._read_openpyxl(opened.data, some))
         except fast.ReadFailed as e:
             raise self._unreadable(str(e)) from None
+        if self.opened is not None:
+            self.opened.keep_values(self.path, opened, rects)
+        return rects
 
     def _read_openpyxl(self, data: bytes, tabs: Sequence[str]) -> dict[str, Rect]:
         """A read that sees formulas as their text ("=1+2") and error cells as their code ("#N/A")."""
@@ -447,7 +454,28 @@ class OpenedBooks:
         self.size = size
         self._names: dict[Path, tuple[tuple, list[str]]] = {}
         self._opened: dict[Path, tuple[tuple, fast.Opened]] = {}   # least recently used first
+        self._values: dict[Path, tuple[tuple, dict[str, Rect]]] = {}   # every book's tabs read, while unchanged
         self._lock = threading.Lock()
+
+    def values(self, path: Path, tabs: Sequence[str]) -> dict[str, Rect] | None:
+        """What a read of `tabs` gave before (copies), if the book at `path` is unchanged since."""
+        signature = _signature(path)
+        with self._lock:
+            kept = self._values.get(path)
+        if not signature or not kept or kept[0] != signature or any(t not in kept[1] for t in tabs):
+            return None
+        return {t: [list(row) for row in kept[1][t]] for t in tabs}
+
+    def keep_values(self, path: Path, opened: fast.Opened, rects: Mapping[str, Rect]) -> None:
+        """Keep what a read of `opened` gave, if `opened` is the book at `path` as it still is."""
+        with self._lock:
+            kept = self._opened.get(path)
+            if kept is None or kept[1] is not opened:
+                return
+            values = self._values.get(path)
+            if values is None or values[0] != kept[0]:
+                values = self._values[path] = (kept[0], {})
+            values[1].update({name: [list(row) for row in rect] for name, rect in rects.items()})
 
     def names(self, path: Path) -> list[str] | None:
         """The tab names of the book at `path`, if it was read unchanged."""
