@@ -469,6 +469,42 @@ def test_a_rerun_of_a_complete_round_mends_its_pictures(game):
     assert board.read_bytes() == want
 
 
+@pytest.mark.parametrize("game_id", ["skeld", "three-modular-rooms"])
+def test_an_earlier_rounds_pictures_are_drawn_only_when_their_file_is_missing(tmp_path, monkeypatch, game_id):
+    """Every command brings the pictures folder to the record: the last round's pictures are drawn and
+    compared, an earlier round's only when its file is missing (a whole game's would be drawn at
+    every command otherwise). Skeld draws a private picture per player, Three Modular Rooms the board."""
+    from sheetbridge.host.picture_files import plan_pictures
+    folder = tmp_path / "g"
+    store = XlsxStore(folder)
+    play_to_the_cut(store, game_id, "undo", folder, few_players(game_id))
+    assert resolve(store, allow_empty=True).action == "resolved"
+    m = load(store).match
+    assert len(m.rounds) >= 2
+    first, last = m.rounds[0].round, m.rounds[-1].round
+    asked: list[tuple[int, str]] = []   # (round, viewer) of every picture drawn
+    real = m.game.picture
+    monkeypatch.setattr(m.game, "picture",
+                        lambda facts, viewer, ctx: asked.append((ctx.round, viewer or "board")) or real(facts, viewer, ctx))
+
+    def drawn_with_a_file() -> set[tuple[int, str]]:
+        """The earlier rounds' pictures drawn although their file is there."""
+        return {(r, v) for r, v in asked if r != last and picture_path(folder, r, v).exists()}
+    assert plan_pictures(m, folder) == []
+    assert {r for r, _ in asked} >= {last} and drawn_with_a_file() == set()
+    gone = sorted(p for p in (folder / "pictures").rglob(f"*round-{first}*.png"))
+    assert gone
+    for path in gone:
+        path.unlink()
+    asked.clear()
+    writes = plan_pictures(m, folder)
+    assert sorted(w.path for w in writes) == gone and drawn_with_a_file() == set()
+    for w in writes:
+        w.publish()
+    drawn = {picture_path(folder, r.round, viewer) for r in m.rounds for viewer in round_pictures(m, r.round)}
+    assert drawn == set((folder / "pictures").rglob("*.png"))
+
+
 def test_writes_never_put_a_temporary_file_in_the_players_folder(game, monkeypatch):
     import sheetbridge.sheets.xlsx as X
     seen = []

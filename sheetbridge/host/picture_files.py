@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from ..core.errors import WorkbookError
 from ..core.match import Match
@@ -30,19 +30,23 @@ _PRIVATE_NAME = re.compile(r"(?P<viewer>.+)-round-(?P<round>\d+)\.png")
 _BOARD_NAME = re.compile(r"round-(?P<round>\d+)-board\.png")
 
 
-def round_pictures(m: Match, round_no: int) -> dict[str, Any]:
-    """The round's pictures drawn from its facts: "board" (public) and one per player that has one."""
+def round_pictures(m: Match, round_no: int, viewers: Sequence[str] | None = None) -> dict[str, Any]:
+    """The round's pictures drawn from its facts: "board" (public) and one per player that has one.
+    `viewers`: only these ("board" and player names; default: all)."""
     rec = next((r for r in m.rounds if r.round == round_no), None)
     if rec is None or not rec.facts:
         return {}
     from ..core.facts import visible_by_viewer
+    wanted = {BOARD_VIEWER, *m.players} if viewers is None else set(viewers)
     ctx = m.context(round_no)
     out = {}
-    seen = visible_by_viewer(rec.facts, [None, *m.players])
-    pic = m.game.picture(seen[None], None, ctx)   # (tabs.board_picture: the public facts)
-    if pic is not None:
-        out[BOARD_VIEWER] = pic
-    for p in m.players:
+    players = [p for p in m.players if p in wanted]
+    seen = visible_by_viewer(rec.facts, ([None] if BOARD_VIEWER in wanted else []) + players)
+    if BOARD_VIEWER in wanted:
+        pic = m.game.picture(seen[None], None, ctx)   # (tabs.board_picture: the public facts)
+        if pic is not None:
+            out[BOARD_VIEWER] = pic
+    for p in players:
         pic = m.game.picture(seen[p], p, ctx)
         if pic is not None:
             out[p] = pic
@@ -93,17 +97,22 @@ def plan_pictures(m: Match, folder: Path | None) -> list[PictureWrite]:
     from .pictures import png_bytes
     resolved = [r.round for r in m.rounds]
     last = resolved[-1] if resolved else None
+    present = _present(m, folder)
+    there = {path for path, _ in present}
     drawn: set[Path] = set()
     out: list[PictureWrite] = []
     for round_no in resolved:
-        for viewer, pic in round_pictures(m, round_no).items():   # (shapes only: PNGs are made below)
+        # An earlier round's picture is drawn only when its file is missing (each round's would be
+        # drawn at every command otherwise: a whole game's, growing with the rounds).
+        viewers = None if round_no == last else \
+            [v for v in (BOARD_VIEWER, *m.players) if picture_path(folder, round_no, v) not in there]
+        for viewer, pic in round_pictures(m, round_no, viewers).items():   # (shapes only: PNGs are made below)
             path = picture_path(folder, round_no, viewer)
             drawn.add(path)
-            if round_no == last or not path.exists():
-                data = png_bytes(pic)
-                if _read(path) != data:
-                    out.append(PictureWrite(path, data))
-    out += [PictureWrite(path, None) for path, round_no in _present(m, folder)
+            data = png_bytes(pic)
+            if round_no != last or _read(path) != data:
+                out.append(PictureWrite(path, data))
+    out += [PictureWrite(path, None) for path, round_no in present
             if round_no not in resolved or (round_no == last and path not in drawn)]
     return out
 
