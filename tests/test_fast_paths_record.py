@@ -215,3 +215,19 @@ def test_an_ascii_text_is_measured_as_character_by_character(text: str, bold: bo
     if bold:
         w *= layout.BOLD_FACTOR
     assert layout.text_width.__wrapped__(text, bold, size) == round(w * (size or layout.BASE_SIZE) / layout.BASE_SIZE, 4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(CELL_VALUES, max_size=3), st.dictionaries(st.sampled_from(["value", "fill", "bold", "wrap", "size",
+                                                                           "align", "valign", "input"]),
+                                                          CELL_VALUES, max_size=3))
+def test_a_cell_changed_is_the_cell_dataclasses_replace_gives(args: list, changes: dict) -> None:
+    cell = CellData(*args)
+    new = layout.changed(cell, **changes)
+    want = dataclasses.replace(cell, **changes)
+    assert new == want and vars(new) == vars(want) and hash(new) == hash(want) and type(new) is CellData
+    assert vars(cell) == vars(CellData(*args))   # (the cell itself unchanged)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.value = "changed"   # type: ignore[misc]
+    with pytest.raises(TypeError):
+        layout.changed(cell, nonsense=1)

@@ -59,6 +59,13 @@ def picture_path(folder: Path, round_no: int, viewer: str) -> Path:
     return folder / PICTURES_DIR / PRIVATE_DIR / f"{viewer}-round-{round_no}.png"
 
 
+def _file_name(round_no: int, viewer: str) -> tuple[bool, str]:
+    """(in the private folder, file name) of :func:`picture_path`."""
+    if viewer == BOARD_VIEWER:
+        return False, f"round-{round_no}-board.png"
+    return True, f"{viewer}-round-{round_no}.png"
+
+
 @dataclass(frozen=True)
 class PictureWrite:
     """One picture file brought to what the record says: written with ``data``, or removed (None)."""
@@ -98,14 +105,14 @@ def plan_pictures(m: Match, folder: Path | None) -> list[PictureWrite]:
     resolved = [r.round for r in m.rounds]
     last = resolved[-1] if resolved else None
     present = _present(m, folder)
-    there = {path for path, _ in present}
+    there = {(path.parent.name == PRIVATE_DIR, path.name) for path, _ in present}   # (names: a Path is slow to make)
     drawn: set[Path] = set()
     out: list[PictureWrite] = []
     for round_no in resolved:
         # An earlier round's picture is drawn only when its file is missing (each round's would be
         # drawn at every command otherwise: a whole game's, growing with the rounds).
         viewers = None if round_no == last else \
-            [v for v in (BOARD_VIEWER, *m.players) if picture_path(folder, round_no, v) not in there]
+            [v for v in (BOARD_VIEWER, *m.players) if _file_name(round_no, v) not in there]
         for viewer, pic in round_pictures(m, round_no, viewers).items():   # (shapes only: PNGs are made below)
             path = picture_path(folder, round_no, viewer)
             drawn.add(path)
