@@ -193,6 +193,35 @@ def test_a_tab_shared_by_books_is_drawn_once_and_gives_the_same_bytes(monkeypatc
     assert again != alone[0] and again == F.book_bytes(players[0])
 
 
+def test_a_resolve_lays_out_the_public_board_once_and_each_players_results_once(tmp_path, monkeypatch):
+    """The board every book shows is laid out once a round (the players' own Results, each drawn once,
+    are not kept where they would push it out), and each player's Results once."""
+    from sheetbridge.host.demo import fill_submission
+    from sheetbridge.host.new import new_game
+    from sheetbridge.host.resolve import resolve
+    from sheetbridge.host.session import load
+    from sheetbridge.sheets import layout as L
+    names = players_for("three-modular-rooms")
+    store = X.XlsxStore(tmp_path)
+    new_game("three-modular-rooms", [PlayerInfo(n, "", 10) for n in names], store, seed=4, folder=tmp_path)
+    rng = Rng.from_seed(4, "layout once")
+    for _ in range(2):
+        ld = load(store)
+        for p, raw in random_submissions(ld.match, rng).items():
+            fill_submission(store, ld, p, raw)
+        laid: list[str] = []
+        real = L._layout_report
+        monkeypatch.setattr(L, "_layout_report", lambda report, notice: laid.append(report.title) or real(report, notice))
+        L._kept_report_tab.cache_clear()
+        assert resolve(X.XlsxStore(tmp_path)).action == "resolved"
+        monkeypatch.setattr(L, "_layout_report", real)
+        m = load(store).match
+        board = m.public_report().title
+        assert laid.count(board) == 1
+        assert sorted(t for t in laid if t != board and not t.startswith("Round ")) == \
+            sorted(m.player_report(p).title for p in names)
+
+
 def test_a_read_gives_back_what_the_fast_writer_wrote(tmp_path):
     store = X.XlsxStore(tmp_path)
     tab = everything_tab()

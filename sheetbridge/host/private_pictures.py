@@ -50,11 +50,11 @@ def results_tab(report: Report, m: Match, player: str, *, embed: bool = False,
     the address of their own picture file (``link``: Google). Otherwise the report alone."""
     found = latest_picture(m, player) if embed or link else None
     if found is None:
-        return L.report_tab(report)
+        return L.report_tab(report, kept=False)   # (the player's own: drawn once a command)
     round_no, pic = found
     line = f"Round {round_no}, drawn from what only you were told: " + (f"{link} (only you can open it)" if link
                                                                          else "below.")
-    tab = L.report_tab(replace(report, blocks=(*report.blocks, Block(PICTURE_BLOCK, (line,)))))
+    tab = L.report_tab(replace(report, blocks=(*report.blocks, Block(PICTURE_BLOCK, (line,)))), kept=False)
     if not embed:
         return tab
     from .pictures import png_bytes

@@ -71,7 +71,7 @@ def master_tabs(ld_match: Match, players: Sequence[PlayerInfo], locations: Mappi
         L.tab_name("players"): L.key_value_tab("Players", player_rows, ["player", "email", "file", "garnets now",
                                                                           WEBHOOK_HEADER]),
         L.tab_name("rounds"): rounds_tab(m),
-        L.tab_name("board"): L.report_tab(m.public_report()),
+        L.tab_name("board"): board_tab(m),
         L.tab_name("ledger"): ledger_tab(m),
     }
     tabs[DECISIONS_TAB] = decisions_tab(m)
@@ -193,11 +193,14 @@ def _cell(v: Any) -> Any:
 
 
 def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None,
-                locked: bool = False, picture: bool = False, picture_link: str | None = None) -> dict[str, TabData]:
+                locked: bool = False, picture: bool = False, picture_link: str | None = None,
+                board: TabData | None = None) -> dict[str, TabData]:
     """A player's book: their form, their private report (the one view function), the public board.
     ``locked``: the deadline passed; the form shows the snapshot and nothing in it is editable.
     ``picture`` (a backend that embeds images: xlsx): their own picture below their report;
-    ``picture_link`` (Google): the address of their own picture file instead (private_pictures.py)."""
+    ``picture_link`` (Google): the address of their own picture file instead (private_pictures.py).
+    ``board``: the Board tab (:func:`board_tab`), when the caller draws every player's book: the same
+    for all of them."""
     if m.finished:
         sub = L.closed_form_tab("The match is over: no more submissions.")
     else:
@@ -208,7 +211,7 @@ def player_tabs(m: Match, player: str, prefill: Mapping[str, Any] | None = None,
     results = results_tab(m.player_report(player), m, player, embed=picture, link=picture_link)
     return {L.tab_name("submission"): sub,
             L.tab_name("results"): results,
-            L.tab_name("board"): L.report_tab(m.public_report())}
+            L.tab_name("board"): board if board is not None else board_tab(m)}
 
 
 def locked_form(tab: TabData) -> TabData:
@@ -220,10 +223,16 @@ def locked_form(tab: TabData) -> TabData:
     return replace(tab, rows=rows, protected=True)
 
 
-def board_tabs(m: Match, picture: bool = False) -> dict[str, TabData]:
+def board_tab(m: Match) -> TabData:
+    """The public board's tab, as the board's book, the master and every player's book show it."""
+    return L.report_tab(m.public_report())
+
+
+def board_tabs(m: Match, picture: bool = False, board: TabData | None = None) -> dict[str, TabData]:
     """The public board's tabs; with `picture` (a backend that embeds images: xlsx) also a
-    Picture tab showing the last resolved round's board as a PNG (:func:`picture_tab`)."""
-    tabs = {L.tab_name("board"): L.report_tab(m.public_report())}
+    Picture tab showing the last resolved round's board as a PNG (:func:`picture_tab`).
+    ``board``: the Board tab, when the caller has drawn it (:func:`board_tab`)."""
+    tabs = {L.tab_name("board"): board if board is not None else board_tab(m)}
     if picture:
         tabs[L.tab_name("picture")] = picture_tab(m)
     return tabs

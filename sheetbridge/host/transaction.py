@@ -18,7 +18,7 @@ from .picture_files import PictureWrite, plan_pictures
 from .record import held_texts, read_head
 from .private_pictures import picture_link_of, picture_uploads, upload
 from .session import Loaded, Progress, is_locked
-from .tabs import board_tabs, master_tabs, player_tabs
+from .tabs import board_tab, board_tabs, master_tabs, player_tabs
 
 
 @dataclass
@@ -47,6 +47,7 @@ def plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] = 
     """
     m = ld.match
     out: list[Write] = []
+    board_shown = board_tab(m)   # (every book shows the same board: drawn once)
     for p in m.players:
         st = books.get(player_key(p))
         if st is None or st.rects is None:
@@ -55,7 +56,7 @@ def plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] = 
         fill = ((prefill or {}).get(p) if prefill is not None else
                 locked_fill(ld, p) if locked else fresh_prefill(ld, p))
         want = player_tabs(m, p, fill, locked=locked and ld.store.locks_forms,
-                           picture=ld.store.embeds_pictures, picture_link=picture_link_of(ld, p))
+                           picture=ld.store.embeds_pictures, picture_link=picture_link_of(ld, p), board=board_shown)
         sub = L.tab_name("submission")
         tabs = {name: tab for name, tab in want.items()   # (a tab not read is rewritten: no need to draw its values)
                 if name != sub and (name not in st.rects or st.rects[name] != tab.values())}
@@ -71,9 +72,9 @@ def plan(ld: Loaded, books: Mapping[str, BookState], *, redraw: Sequence[str] = 
     st = books.get(BOARD)
     if st is not None and st.rects is not None:
         board = L.tab_name("board")   # (the Picture tab shows the same round: it follows the Board tab)
-        if st.rects.get(board) != board_tabs(m)[board].values():
-            out.append(Write(BOARD, st.location, ID.with_identity(board_tabs(m, ld.store.embeds_pictures), BOARD,
-                                                                  ld.identities)))  # drawn only now
+        if st.rects.get(board) != board_shown.values():
+            out.append(Write(BOARD, st.location, ID.with_identity(
+                board_tabs(m, ld.store.embeds_pictures, board_shown), BOARD, ld.identities)))
     return out + plan_pictures(m, ld.store.host_folder())   # the pictures are published like the books
 
 

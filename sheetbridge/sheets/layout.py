@@ -575,17 +575,25 @@ def _near(form: Form, r: int) -> str:
 
 # ------------------------------------------------------------ reports
 
-def report_tab(report: Report, notice: Sequence[str] = ()) -> TabData:
+def report_tab(report: Report, notice: Sequence[str] = (), *, kept: bool = True) -> TabData:
     """A report (a player's Results, the public Board): title, then per block a title band, its
     lines (wrapped across the tab), its grid (columns sized to the cells, centred) and its legend
-    (each colour as a chip naming it)."""
-    tab = _report_tab(report, tuple(notice))   # a round draws the same public board into every book: once
+    (each colour as a chip naming it). `kept`: the last few reports' tabs are kept (a round draws
+    the same public board into every book: once); a report drawn once (a player's own Results) is
+    not kept, so that it does not push the board out."""
+    if not kept:
+        return _layout_report(report, tuple(notice))
+    tab = _kept_report_tab(report, tuple(notice))
     return dataclasses.replace(tab, rows=[list(row) for row in tab.rows], col_widths=dict(tab.col_widths),
                                merges=list(tab.merges), row_heights=dict(tab.row_heights))
 
 
 @functools.lru_cache(maxsize=4)
-def _report_tab(report: Report, notice: tuple[str, ...]) -> TabData:
+def _kept_report_tab(report: Report, notice: tuple[str, ...]) -> TabData:
+    return _layout_report(report, notice)
+
+
+def _layout_report(report: Report, notice: tuple[str, ...]) -> TabData:
     grids = [row for b in report.blocks for row in b.grid]
     ncols = max((len(row) for row in grids), default=0)
     if ncols:
