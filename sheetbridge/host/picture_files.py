@@ -54,13 +54,12 @@ def round_pictures(m: Match, round_no: int, viewers: Sequence[str] | None = None
 
 
 def picture_path(folder: Path, round_no: int, viewer: str) -> Path:
-    if viewer == BOARD_VIEWER:
-        return folder / PICTURES_DIR / f"round-{round_no}-board.png"
-    return folder / PICTURES_DIR / PRIVATE_DIR / f"{viewer}-round-{round_no}.png"
+    private, name = _file_name(round_no, viewer)
+    return folder / PICTURES_DIR / PRIVATE_DIR / name if private else folder / PICTURES_DIR / name
 
 
 def _file_name(round_no: int, viewer: str) -> tuple[bool, str]:
-    """(in the private folder, file name) of :func:`picture_path`."""
+    """Whether the viewer's picture of the round is in the private folder, and its file name."""
     if viewer == BOARD_VIEWER:
         return False, f"round-{round_no}-board.png"
     return True, f"{viewer}-round-{round_no}.png"

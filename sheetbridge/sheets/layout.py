@@ -168,7 +168,8 @@ class _Tab:
     merges: list[Merge] = dataclasses.field(default_factory=list)
     # fill -> the one (frozen) cell every band of that fill carries right of its text: a tab of many
     # bands has a few objects, which the writer draws once each (sheets/xlsx_fast._draw)
-    _band_fills: dict[str | None, CellData] = dataclasses.field(default_factory=dict)
+    _band_fills: dict[str | None, CellData] = dataclasses.field(default_factory=dict, init=False, repr=False,
+                                                                compare=False)
 
     def add(self, cells: Sequence[CellData] = ()) -> int:
         self.rows.append(list(cells))
